@@ -1,0 +1,1 @@
+"""papersite: research-paper abstracts in, a static documentation-style reading site out."""

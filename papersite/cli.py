@@ -1,0 +1,112 @@
+"""Command line: `python build.py [build|import|serve] ...`. User mistakes print path:line: message, never a traceback."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from .errors import Problem, Report, SiteError
+from .pipeline import BuildOptions, build
+
+COMMANDS = ("build", "import", "serve")
+
+BUILD_EXAMPLES = """examples:
+  python build.py                                   build content/ into site/
+  python build.py build --base-url https://me.github.io/papers/
+  python build.py build --content other/ --out /tmp/site --strict
+"""
+IMPORT_EXAMPLES = """examples:
+  python build.py import content/sources/neurips2025-abstracts.txt
+  python build.py import papers.jsonl --content content/
+  python build.py import orals.jsonl --venue NeurIPS --year 2025 --force
+"""
+
+
+def make_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="build.py", description="papersite: research-paper abstracts in, a static reading site out.",
+        epilog="Run `python build.py COMMAND --help` for a command's options. With no command, `build` runs.",
+    )
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    build_parser = commands.add_parser(
+        "build", help="build the site from content/ into site/", epilog=BUILD_EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Read content/, templates/, static/ and site.yml; write the site to --out, replacing it only when the build succeeds.",
+    )
+    add_build_options(build_parser)
+    import_parser = commands.add_parser(
+        "import", help="turn a raw abstracts file into content/papers/*.md pages", epilog=IMPORT_EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Import a plain-text abstracts file (heading line, then one abstract per paragraph) or a .jsonl file "
+                    "(title, abstract, optional authors, keywords, venue, year). Existing pages are skipped unless --force.",
+    )
+    import_parser.add_argument("source", type=Path, help="the .txt or .jsonl file to import")
+    import_parser.add_argument("--content", type=Path, default=Path("content"), help="content directory (default: content)")
+    import_parser.add_argument("--force", action="store_true", help="overwrite pages that already exist (their slugs are kept)")
+    import_parser.add_argument("--venue", help="venue for records that name none")
+    import_parser.add_argument("--year", type=int, help="year for records that name none")
+    return parser
+
+
+def add_build_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--content", type=Path, default=Path("content"), help="content directory (default: content)")
+    parser.add_argument("--config", type=Path, default=Path("site.yml"), help="site config file (default: site.yml)")
+    parser.add_argument("--out", type=Path, default=Path("site"), help="output directory (default: site)")
+    parser.add_argument("--base-url", help="absolute URL the site is served from; enables sitemap, feed and canonical links")
+    parser.add_argument("--strict", action="store_true", help="treat warnings as errors")
+    parser.add_argument("--templates", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--static", type=Path, help=argparse.SUPPRESS)
+
+
+def build_options(args: argparse.Namespace) -> BuildOptions:
+    extra = {key: value for key in ("templates", "static") if (value := getattr(args, key)) is not None}
+    return BuildOptions(content=args.content, config=args.config, out=args.out,
+                        base_url=args.base_url, strict=args.strict, **extra)
+
+
+def print_problems(problems, kind: str = "error") -> None:
+    for problem in problems:
+        print(f"{problem}" if kind == "error" else f"{problem.path}{':' + str(problem.line) if problem.line else ''}: warning: {problem.message}",
+              file=sys.stderr)
+
+
+def run_build(args: argparse.Namespace) -> int:
+    result = build(build_options(args))
+    print_problems(result.warnings, "warning")
+    print(f"build: {result.pages} pages ({result.files} files) written to {args.out} "
+          f"with {len(result.warnings)} warning{'s' if len(result.warnings) != 1 else ''} in {result.seconds:.2f}s")
+    return 0
+
+
+def run_import(args: argparse.Namespace) -> int:
+    from .ingest import import_source
+
+    report = Report()
+    try:
+        summary = import_source(args.source, args.content, args.force, report, args.venue, args.year)
+    except SiteError:
+        print_problems(report.warnings, "warning")
+        raise
+    print_problems(report.warnings, "warning")
+    print(summary.line())
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if not argv or (argv[0] not in COMMANDS and argv[0] not in ("-h", "--help")):
+        argv.insert(0, "build")
+    args = make_parser().parse_args(argv)
+    try:
+        if args.command == "import":
+            return run_import(args)
+        return run_build(args)
+    except SiteError as err:
+        print_problems(err.problems)
+        count = len(err.problems)
+        print(f"{args.command}: failed with {count} error{'s' if count != 1 else ''}; nothing was written", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print(f"{args.command}: interrupted; nothing was written", file=sys.stderr)
+        return 130

@@ -1,0 +1,102 @@
+"""Stage 3: everything a page shows that is derived from the papers (HTML, summaries, neighbours).
+
+Pure over its inputs: the same papers give the same PaperPages.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from .errors import Report
+from .latex import flatten_markdown
+from .markup import MarkdownRenderer
+from .model import Paper
+from .similarity import related_papers
+
+SUMMARY_CHARS = 240
+WORDS_PER_MINUTE = 200
+
+
+@dataclass(frozen=True)
+class RelatedLink:
+    slug: str
+    title_html: str
+    shared_terms: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class PaperPage:
+    """A paper with what its page and the listings show."""
+
+    paper: Paper
+    title_html: str        # safe HTML: math in titles is MathML
+    title_text: str        # plain text for <title>, meta tags and search
+    abstract_html: str
+    text: str              # the abstract as plain words, for search and descriptions
+    summary: str           # about two lines of the abstract
+    words: int
+    reading_minutes: int
+    prev_slug: str | None
+    next_slug: str | None
+    related: tuple[RelatedLink, ...]
+
+
+@dataclass(frozen=True)
+class RenderedText:
+    title_html: str
+    title_text: str
+    abstract_html: str
+    text: str
+
+
+def enrich_papers(papers: list[Paper], report: Report) -> list[PaperPage]:
+    renderer = MarkdownRenderer()
+    rendered = [render_paper_text(renderer, paper, report) for paper in papers]
+    related = related_papers([f"{r.title_text}. {r.text}" for r in rendered])
+    pages = []
+    for i, (paper, text) in enumerate(zip(papers, rendered)):
+        words = len(text.text.split())
+        pages.append(PaperPage(
+            paper=paper,
+            title_html=text.title_html,
+            title_text=text.title_text,
+            abstract_html=text.abstract_html,
+            text=text.text,
+            summary=summarise(text.text),
+            words=words,
+            reading_minutes=max(1, math.ceil(words / WORDS_PER_MINUTE)),
+            prev_slug=papers[i - 1].slug if i > 0 else None,
+            next_slug=papers[i + 1].slug if i + 1 < len(papers) else None,
+            related=tuple(
+                RelatedLink(papers[r.index].slug, rendered[r.index].title_html, r.shared_terms)
+                for r in related[i]
+            ),
+        ))
+    return pages
+
+
+def render_paper_text(renderer: MarkdownRenderer, paper: Paper, report: Report) -> RenderedText:
+    title_html, title_warnings = renderer.render_inline(paper.title)
+    for message in title_warnings:
+        report.warn(paper.path, None, f"title: {message}")
+    abstract_html, warnings = renderer.render(paper.body)
+    for message in warnings:
+        report.warn(paper.path, locate_in_body(paper, message), message)
+    return RenderedText(title_html, flatten_markdown(paper.title), abstract_html, flatten_markdown(paper.body))
+
+
+def locate_in_body(paper: Paper, message: str) -> int:
+    """Best-effort line of a math warning: the formula is quoted between $ in the message."""
+    start, end = message.find("$"), message.rfind("$")
+    formula = message[start:end + 1] if 0 <= start < end else ""
+    offset = paper.body.find(formula) if formula else -1
+    return paper.body_line + (paper.body[:offset].count("\n") if offset >= 0 else 0)
+
+
+def summarise(text: str, limit: int = SUMMARY_CHARS) -> str:
+    """The first sentences up to about two lines, cut on a word, never inside a word."""
+    if len(text) <= limit:
+        return text
+    cut = text.rfind(" ", 0, limit)
+    return text[: cut if cut > 0 else limit].rstrip(" ,;:–—-") + "…"

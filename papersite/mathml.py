@@ -1,0 +1,72 @@
+"""LaTeX math to MathML at build time, with the converter's output treated as untrusted.
+
+latex2mathml passes some input straight through (`\\text{<b>}` unescaped, `\\href{...}`
+as an href attribute, unknown commands as text), so its output is parsed and
+re-serialised keeping only MathML elements and presentational attributes.
+"""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from functools import lru_cache
+from html import escape
+
+from latex2mathml.converter import convert
+
+MATHML_ELEMENTS = frozenset(
+    "math mrow mi mn mo ms mtext mspace msqrt mroot mfrac msub msup msubsup munder mover "
+    "munderover mtable mtr mtd mstyle mpadded mphantom menclose merror semantics annotation "
+    "mmultiscripts mprescripts none mlabeledtr maligngroup malignmark".split()
+)
+MATHML_ATTRIBUTES = frozenset(
+    "display mathvariant stretchy fence separator lspace rspace accent accentunder movablelimits "
+    "largeop symmetric minsize maxsize linethickness columnalign rowalign columnspacing rowspacing "
+    "columnlines rowlines frame width height depth notation form scriptlevel displaystyle "
+    "mathsize mathcolor mathbackground".split()
+)
+UNKNOWN_COMMAND_RE = re.compile(r"\\[A-Za-z]+")
+
+
+class MathError(ValueError):
+    """LaTeX math that cannot be shown as MathML; the caller warns and shows it as code."""
+
+
+@lru_cache(maxsize=8192)
+def latex_to_mathml(latex: str, display: bool = False) -> str:
+    """Safe MathML for one formula (cached: formulas like $n$ repeat across thousands of papers)."""
+    if not latex.strip():
+        raise MathError("empty formula")
+    try:
+        raw = convert(latex, display="block" if display else "inline")
+        root = ET.fromstring(raw)
+    except Exception as exc:  # latex2mathml raises many private exception types
+        raise MathError(f"cannot convert ${latex}$ to MathML ({type(exc).__name__})") from None
+    unknown = find_unknown_command(root)
+    if unknown:
+        raise MathError(f"unknown LaTeX command {unknown} in ${latex}$")
+    return serialise(root)
+
+
+def find_unknown_command(root: ET.Element) -> str | None:
+    """latex2mathml emits an unknown `\\foo` as literal text instead of failing."""
+    for element in root.iter():
+        match = UNKNOWN_COMMAND_RE.search(element.text or "")
+        if match:
+            return match.group(0)
+    return None
+
+
+def serialise(element: ET.Element) -> str:
+    name = element.tag.rpartition("}")[2]
+    if name not in MATHML_ELEMENTS:
+        raise MathError(f"unexpected element <{name}> in converted math")
+    attrs = "".join(
+        f' {key}="{escape(value)}"'
+        for key, value in sorted(element.attrib.items())
+        if key in MATHML_ATTRIBUTES
+    )
+    inner = escape(element.text or "", quote=False) + "".join(
+        serialise(child) + escape(child.tail or "", quote=False) for child in element
+    )
+    return f"<{name}{attrs}>{inner}</{name}>"

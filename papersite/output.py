@@ -1,0 +1,113 @@
+"""Stage 6: write the site beside the output directory, then swap it in atomically.
+
+A build killed at any moment leaves the previous output whole: nothing touches `out`
+until the new tree is complete, and the swap is one rename (renameat2 RENAME_EXCHANGE
+where the kernel has it). Leftovers of killed builds are removed by the next build.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import errno
+import os
+import shutil
+from pathlib import Path
+
+from . import urls
+from .errors import SiteError
+
+RENAME_EXCHANGE = 2
+AT_FDCWD = -100
+_libc = ctypes.CDLL(ctypes.util.find_library("c") or None, use_errno=True)
+
+
+def check_output_target(out: Path, protected: list[Path]) -> None:
+    """Refuse to replace anything that is not a previous papersite output."""
+    resolved = out.resolve()
+    if resolved == Path(resolved.anchor) or resolved == Path.home().resolve():
+        raise SiteError.at(str(out), None, "refusing to use the filesystem root or home directory as --out")
+    for path in protected:
+        path = path.resolve()
+        if resolved == path or resolved in path.parents:
+            raise SiteError.at(str(out), None, f"refusing to write the site over {path} (choose another --out)")
+    if resolved.exists() and not resolved.is_dir():
+        raise SiteError.at(str(out), None, "--out exists and is not a directory")
+    if resolved.is_dir() and any(resolved.iterdir()) and not (resolved / urls.MARKER).is_file():
+        raise SiteError.at(
+            str(out), None,
+            f"refusing to replace a non-empty directory that papersite did not build (no {urls.MARKER} file); "
+            "remove it yourself or choose another --out",
+        )
+
+
+def temp_siblings(out: Path) -> list[Path]:
+    return sorted(out.parent.glob(f".{out.name}.tmp-*")) + sorted(out.parent.glob(f".{out.name}.old-*"))
+
+
+def remove_stale_temps(out: Path) -> None:
+    """Killed builds leave their half-written trees beside `out`; they are never the live site."""
+    for path in temp_siblings(out):
+        shutil.rmtree(path, ignore_errors=True)
+
+
+def write_tree(root: Path, files: dict[str, str | bytes]) -> None:
+    for rel in sorted(files):
+        target = root / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        data = files[rel]
+        target.write_bytes(data.encode("utf-8") if isinstance(data, str) else data)
+
+
+def copy_tree(source: Path, dest: Path) -> None:
+    """Copy contents only (no timestamps or modes), so identical inputs give identical outputs."""
+    for path in sorted(source.rglob("*")):
+        if path.is_file() and not path.name.startswith("."):
+            target = dest / path.relative_to(source)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(path, target)
+
+
+def exchange(a: Path, b: Path) -> bool:
+    """Atomically swap two directories; False where the kernel or filesystem cannot."""
+    result = _libc.renameat2(AT_FDCWD, os.fsencode(a), AT_FDCWD, os.fsencode(b), RENAME_EXCHANGE)
+    if result == 0:
+        return True
+    if ctypes.get_errno() in (errno.EINVAL, errno.ENOSYS, errno.ENOTSUP):
+        return False
+    raise OSError(ctypes.get_errno(), os.strerror(ctypes.get_errno()), str(b))
+
+
+def swap_in(new: Path, out: Path) -> None:
+    if not out.exists():
+        new.rename(out)
+        return
+    if exchange(new, out):
+        shutil.rmtree(new)  # `new` now holds the previous site
+        return
+    old = out.with_name(f".{out.name}.old-{os.getpid()}")
+    out.rename(old)
+    new.rename(out)
+    shutil.rmtree(old)
+
+
+def write_site(out: Path, files: dict[str, str | bytes], copies: list[tuple[Path, str]]) -> None:
+    """Write `files` and copy each (source dir or file, destination) into a fresh tree, then swap it in."""
+    out = out.absolute()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    remove_stale_temps(out)
+    tmp = out.with_name(f".{out.name}.tmp-{os.getpid()}")
+    tmp.mkdir()
+    try:
+        for source, dest in copies:
+            if source.is_dir():
+                copy_tree(source, tmp / dest)
+            else:
+                (tmp / dest).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(source, tmp / dest)
+        write_tree(tmp, files)
+        (tmp / urls.MARKER).write_text("This directory is written by papersite; the next build replaces it whole.\n")
+        swap_in(tmp, out)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise

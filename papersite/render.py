@@ -1,0 +1,200 @@
+"""Stage 4: the enriched site through Jinja templates (autoescape on) into HTML pages.
+
+Rendering only reads the SiteData built before it; each page gets its own context.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+
+import jinja2
+
+from . import urls
+from .enrich import PaperPage
+from .errors import Problem, SiteError
+from .markup import is_safe_url
+from .model import SiteConfig, Tag, Taxonomy
+
+
+@dataclass(frozen=True)
+class TagListing:
+    tag: Tag
+    papers: tuple[PaperPage, ...]
+
+
+@dataclass(frozen=True)
+class SiteData:
+    """Everything the templates may show, gathered before anything is written."""
+
+    config: SiteConfig
+    papers: tuple[PaperPage, ...]
+    tags: tuple[TagListing, ...]          # taxonomy order, every tag (empty ones too)
+
+    def tag(self, slug: str) -> Tag:
+        return next(t.tag for t in self.tags if t.tag.slug == slug)
+
+
+@dataclass(frozen=True)
+class Page:
+    path: str
+    kind: str              # home, paper, tag, tags, search, 404, redirect
+    title: str             # plain text for <title> and previews
+    description: str
+    breadcrumbs: tuple[tuple[str, str | None], ...] = ()
+
+
+@dataclass(frozen=True)
+class Pagination:
+    number: int
+    count: int
+    paths: tuple[str, ...]
+
+    @property
+    def prev_path(self) -> str | None:
+        return self.paths[self.number - 2] if self.number > 1 else None
+
+    @property
+    def next_path(self) -> str | None:
+        return self.paths[self.number] if self.number < self.count else None
+
+
+def build_site_data(config: SiteConfig, papers: list[PaperPage], taxonomy: Taxonomy) -> SiteData:
+    by_tag: dict[str, list[PaperPage]] = {t.slug: [] for t in taxonomy.tags}
+    for page in papers:
+        for slug in page.paper.tags:
+            by_tag[slug].append(page)
+    return SiteData(
+        config=config,
+        papers=tuple(papers),
+        tags=tuple(TagListing(t, tuple(by_tag[t.slug])) for t in taxonomy.tags),
+    )
+
+
+def make_environment(templates_dir: Path) -> jinja2.Environment:
+    """A Jinja environment with every template compiled, so syntax errors surface before any output."""
+    if not templates_dir.is_dir():
+        raise SiteError.at(str(templates_dir), None, "templates directory not found")
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(templates_dir)),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    env.globals["urls"] = urls
+    env.tests["safe_url"] = is_safe_url
+    env.filters["display_url"] = display_url
+    problems = []
+    for name in sorted(env.list_templates(extensions=["html", "xml", "txt"])):
+        try:
+            env.get_template(name)
+        except jinja2.TemplateSyntaxError as exc:
+            problems.append(Problem(str(templates_dir / name), exc.lineno, f"template syntax error: {exc.message}"))
+    if problems:
+        raise SiteError(problems)
+    return env
+
+
+def display_url(url: str) -> str:
+    """A link as people read it: no scheme, no trailing slash."""
+    return url.split("://", 1)[-1].rstrip("/")
+
+
+def paginate(items: tuple, per_page: int, path_of) -> list[tuple[Pagination, tuple]]:
+    count = max(1, -(-len(items) // per_page))
+    paths = tuple(path_of(n) for n in range(1, count + 1))
+    return [(Pagination(n, count, paths), items[(n - 1) * per_page: n * per_page]) for n in range(1, count + 1)]
+
+
+def render_page(env: jinja2.Environment, template: str, site: SiteData, page: Page, **context) -> str:
+    try:
+        return env.get_template(template).render(
+            site=site, config=site.config, page=page,
+            url=partial(urls.relative_url, page.path),
+            root=urls.root_prefix(page.path),
+            canonical=urls.absolute_url(site.config.base_url, page.path) if site.config.base_url else None,
+            **context,
+        )
+    except jinja2.TemplateError as exc:
+        raise SiteError.at(f"templates/{template}", getattr(exc, "lineno", None),
+                           f"template error while rendering {page.path}: {exc}") from None
+
+
+def render_site(env: jinja2.Environment, site: SiteData) -> dict[str, str]:
+    """Every HTML page, keyed by output path."""
+    files: dict[str, str] = {}
+    for render in (render_home, render_papers, render_tags, render_tag_index, render_search, render_not_found, render_redirects):
+        files.update(render(env, site))
+    return files
+
+
+def render_home(env, site: SiteData) -> dict[str, str]:
+    files = {}
+    for pagination, papers in paginate(site.papers, site.config.per_page, urls.home_path):
+        path = pagination.paths[pagination.number - 1]
+        title = site.config.title if pagination.number == 1 else f"{site.config.title} — page {pagination.number}"
+        crumbs = () if pagination.number == 1 else (("Home", urls.HOME), (f"Page {pagination.number}", None))
+        page = Page(path, "home", title, site.config.description, crumbs)
+        files[path] = render_page(env, "home.html", site, page, papers=papers, pagination=pagination)
+    return files
+
+
+def render_papers(env, site: SiteData) -> dict[str, str]:
+    files = {}
+    for paper_page in site.papers:
+        paper = paper_page.paper
+        path = urls.paper_path(paper.slug)
+        first_tag = site.tag(paper.tags[0]) if paper.tags else None
+        crumbs = (("Home", urls.HOME),)
+        if first_tag:
+            crumbs += ((first_tag.name, urls.tag_path(first_tag.slug)),)
+        page = Page(path, "paper", paper_page.title_text, paper_page.summary, crumbs + ((paper_page.title_text, None),))
+        files[path] = render_page(env, "paper.html", site, page, item=paper_page)
+    return files
+
+
+def render_tags(env, site: SiteData) -> dict[str, str]:
+    files = {}
+    for listing in site.tags:
+        if not listing.papers:
+            continue  # no empty pages: the tag index lists the tag without a link
+        for pagination, papers in paginate(listing.papers, site.config.per_page, partial(urls.tag_path, listing.tag.slug)):
+            path = pagination.paths[pagination.number - 1]
+            title = listing.tag.name if pagination.number == 1 else f"{listing.tag.name} — page {pagination.number}"
+            crumbs = (("Home", urls.HOME), ("Tags", urls.TAG_INDEX), (listing.tag.name, None))
+            page = Page(path, "tag", title, listing.tag.description, crumbs)
+            files[path] = render_page(env, "tag.html", site, page, listing=listing, papers=papers, pagination=pagination)
+    return files
+
+
+def render_tag_index(env, site: SiteData) -> dict[str, str]:
+    page = Page(urls.TAG_INDEX, "tags", "Tags", f"Every topic of {site.config.title}, with its number of papers.",
+                (("Home", urls.HOME), ("Tags", None)))
+    return {page.path: render_page(env, "tags.html", site, page)}
+
+
+def render_search(env, site: SiteData) -> dict[str, str]:
+    page = Page(urls.SEARCH, "search", "Search", f"Search the papers of {site.config.title}.",
+                (("Home", urls.HOME), ("Search", None)))
+    return {page.path: render_page(env, "search.html", site, page)}
+
+
+def render_not_found(env, site: SiteData) -> dict[str, str]:
+    page = Page(urls.NOT_FOUND, "404", "Page not found", "This page does not exist.")
+    return {page.path: render_page(env, "404.html", site, page)}
+
+
+def render_redirects(env, site: SiteData) -> dict[str, str]:
+    """Old slugs (aliases) keep working: each gets a page that forwards to the paper."""
+    files = {}
+    for paper_page in site.papers:
+        for alias in paper_page.paper.aliases:
+            path = urls.paper_path(alias)
+            page = Page(path, "redirect", paper_page.title_text, f"This paper moved to {urls.paper_path(paper_page.paper.slug)}.")
+            target = urls.paper_path(paper_page.paper.slug)
+            files[path] = render_page(env, "redirect.html", site, page, item=paper_page, target=target,
+                                      target_canonical=urls.absolute_url(site.config.base_url, target) if site.config.base_url else None)
+    return files

@@ -1,0 +1,362 @@
+"""Related papers and a 2-D map of the collection, computed at build time from the abstracts.
+
+Every text becomes a TF-IDF vector (sublinear tf, smoothed idf, unit length) over
+lower-cased, stop-listed, lightly stemmed words. `related_papers` ranks, for each
+text, the most similar other texts by cosine similarity and names the terms that
+link each pair; `project_2d` places each text on the unit square by PCA so that
+similar papers land near each other.
+
+Both are pure functions of their input and fully deterministic: ties are broken
+by position, floats are rounded to 4 decimals, and the SVD starts from a fixed
+vector, so a rebuild of the same content gives byte-identical pages.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+import unicodedata
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+import scipy.sparse as sp
+from scipy.sparse.linalg import LinearOperator, svds
+
+SHARED_TERM_LIMIT = 3
+DECIMALS = 4
+# Cells of the dense similarity block scored at once: bounds memory (~32 MB of
+# float64) whatever the corpus size, while keeping the blocks large for speed.
+BLOCK_CELLS = 1 << 22
+# SciPy's sparse product releases the GIL, so row blocks run in parallel threads.
+WORKERS = min(4, os.cpu_count() or 1)
+# Below this many matrix cells PCA uses a dense SVD; above it, ARPACK on an
+# implicitly centred sparse matrix (centring explicitly would densify it).
+DENSE_CELLS = 2_000_000
+# A principal component whose singular value is below this is rounding noise
+# (e.g. all texts identical): its axis is collapsed to the centre.
+NOISE_SINGULAR_VALUE = 1e-6
+
+# Letters only (any script), two or more: drops numbers, "3d"-style fragments and
+# single-letter math variables that carry no topic.
+WORD_RE = re.compile(r"[^\W\d_]{2,}")
+# Inline/display math and URLs would otherwise yield tokens like "sqrt" or "github"
+# that make unrelated papers look alike.
+MATH_RE = re.compile(r"\$\$.{0,2000}?\$\$|\$[^$]{0,400}\$", re.DOTALL)
+URL_RE = re.compile(r"(?:https?://|www\.)\S+")
+LATEX_COMMAND_RE = re.compile(r"\\[A-Za-z]+")
+
+ENGLISH_STOP_WORDS = """
+a about above after again against all almost along already also although always am among
+an and another any anyone anything are around as at be became because become becomes been
+before being below between both but by can cannot could did do does doing done down due
+during each either else enough etc even ever every few for from further had has have having
+he her here hers herself him himself his how however if in into is it its itself just least
+less like made make makes many may me might more most much must my myself neither never
+nevertheless next no nor not nothing now of off often on once one only onto or other others
+otherwise our ours ourselves out over own per perhaps quite rather really same several shall
+she should since so some something still such than that the their theirs them themselves
+then there thereby therefore these they this those though through throughout thus to
+together too toward towards under until up upon us very via was way we well were what
+whatever when whenever where whereas whether which while who whom whose why will with within
+without would yet you your yours yourself zero two three four five six seven eight nine ten
+first second third eg ie et al vs
+"""
+# Words every abstract uses to talk about itself rather than its topic.
+ACADEMIC_STOP_WORDS = """
+paper article work study propose proposed present introduce method approach novel new based
+using use used result show shown demonstrate demonstrates model models modeling modelling
+existing recent recently prior previous previously state art achieve achieves provide
+provides able various different significantly significant extensive extensively experiment
+experiments experimental empirical empirically outperform outperforms outperforming
+improve improves improved performance effective effectively consider given obtain main key
+important simple widely often allow allows enable enables finally specifically respectively
+additionally furthermore moreover particular particularly including include includes
+however compared comparison strong code available github http https www com org
+across address aim challenge challenging derive diverse framework problem require find number
+"""
+STOP_WORDS = frozenset((ENGLISH_STOP_WORDS + ACADEMIC_STOP_WORDS).split())
+
+
+@dataclass(frozen=True)
+class Related:
+    index: int                     # position of the related paper in the input list
+    score: float                   # cosine similarity, rounded to 4 decimals
+    shared_terms: tuple[str, ...]  # up to 3 readable terms both papers share, most important first
+
+
+@dataclass(frozen=True)
+class TermMatrix:
+    """Unit-length TF-IDF rows (one per text) and a readable label per column."""
+
+    vectors: sp.csr_array
+    labels: tuple[str, ...]
+
+
+def related_papers(texts: Sequence[str], k: int = 5, threshold: float = 0.08) -> list[tuple[Related, ...]]:
+    """For each text, up to `k` other texts with cosine similarity >= `threshold`, best first.
+
+    Ties in (rounded) score go to the lower index. A text sharing nothing with any
+    other gets an empty tuple.
+    """
+    if not texts or k <= 0:
+        return [() for _ in texts]
+    terms = weigh_terms(texts)
+    rows, cols, scores = rank_neighbours(terms.vectors, k, threshold)
+    shared = name_shared_terms(terms, rows, cols)
+    related: list[list[Related]] = [[] for _ in texts]
+    for row, col, score, names in zip(rows.tolist(), cols.tolist(), scores.tolist(), shared):
+        related[row].append(Related(index=col, score=score, shared_terms=names))
+    return [tuple(found) for found in related]
+
+
+def project_2d(texts: Sequence[str]) -> list[tuple[float, float]]:
+    """A point in [0, 1]² per text: the first two principal components of the TF-IDF vectors.
+
+    Each axis is min-max scaled on its own; an axis with no spread (fewer than three
+    distinct texts, or identical ones) sits at 0.5.
+    """
+    if not texts:
+        return []
+    scores = score_components(weigh_terms(texts).vectors, components=2)
+    axes = [scale_unit(scores[:, c]) for c in range(2)]
+    return list(zip(axes[0].tolist(), axes[1].tolist()))
+
+
+# --- terms -----------------------------------------------------------------------------
+
+
+def clean_text(text: str) -> str:
+    """Normalise Unicode (ligatures, full-width forms) and drop math, URLs and LaTeX macros."""
+    text = unicodedata.normalize("NFKC", text).lower()
+    text = MATH_RE.sub(" ", text)
+    text = URL_RE.sub(" ", text)
+    return LATEX_COMMAND_RE.sub(" ", text)
+
+
+def stem_word(word: str) -> str:
+    """Fold inflections together ("explanations" -> "explanation", "trained"/"training" -> "train").
+
+    Deliberately light (plurals, -ed, -ing, final -e): the stem is only a grouping key,
+    never shown, so it may be a non-word ("generat"); rules that would merge words of
+    different meaning are left out rather than made clever.
+    """
+    if len(word) <= 3:
+        return word
+    word = strip_verb_suffix(strip_plural(word))
+    # "generate"/"generated"/"generating" all end up as "generat".
+    if len(word) > 3 and word.endswith("e") and not word.endswith("ee"):
+        word = word[:-1]
+    return word
+
+
+def strip_plural(word: str) -> str:
+    """"policies" -> "policy", "approaches" -> "approach", "networks" -> "network"."""
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith(("sses", "shes", "ches", "xes", "zzes")):
+        return word[:-2]
+    # "-ss", "-us", "-is", "-ias" are singulars: "loss", "corpus", "analysis", "bias".
+    if word.endswith("s") and not word.endswith(("ss", "us", "is", "ias")):
+        return word[:-1]
+    return word
+
+
+def strip_verb_suffix(word: str) -> str:
+    """"applied" -> "apply", "running" -> "run", "learned" -> "learn"."""
+    if word.endswith("ied") and len(word) > 4:
+        return word[:-3] + "y"
+    for suffix in ("ing", "ed"):
+        if not word.endswith(suffix):
+            continue
+        stem = word[: -len(suffix)]
+        # A vowel-less or very short remainder means the suffix was part of the
+        # word ("string", "need"); "-eed" words ("proceed") keep their ending.
+        if len(stem) < 3 or not any(ch in "aeiouy" for ch in stem) or (suffix == "ed" and stem.endswith("e")):
+            return word
+        # "runn" -> "run", "embedd" -> "embed"; but "missing" -> "miss", "filled" -> "fill".
+        if len(stem) > 3 and stem[-1] == stem[-2] and stem[-1] not in "aeiousl":
+            stem = stem[:-1]
+        # Strip again so "embedding" -> "embed" meets "embed" itself (-> "emb").
+        return strip_verb_suffix(stem)
+    return word
+
+
+STOP_STEMS = frozenset(stem_word(word) for word in STOP_WORDS)
+
+
+def key_words(words: set[str]) -> dict[str, str | None]:
+    """The grouping key of each distinct word, or None for stop words."""
+    keys: dict[str, str | None] = {}
+    for word in words:
+        key = stem_word(word)
+        keys[word] = None if word in STOP_WORDS or key in STOP_STEMS else key
+    return keys
+
+
+def label_keys(keys: dict[str, str | None], word_counts: Counter[str]) -> dict[str, str]:
+    """A readable label per key: its most frequent surface form, ties to the alphabetically first."""
+    best: dict[str, tuple[int, str]] = {}
+    for word, key in keys.items():
+        if key is None:
+            continue
+        rank = (-word_counts[word], word)
+        if key not in best or rank < best[key]:
+            best[key] = rank
+    return {key: word for key, (_, word) in best.items()}
+
+
+def weigh_terms(texts: Sequence[str]) -> TermMatrix:
+    """TF-IDF with sublinear tf (1 + ln tf), smoothed idf (ln((1+n)/(1+df)) + 1) and L2-normalised rows."""
+    words_per_text = [WORD_RE.findall(clean_text(text)) for text in texts]
+    word_counts: Counter[str] = Counter()
+    for words in words_per_text:
+        word_counts.update(words)
+    keys = key_words(set(word_counts))
+    labels = label_keys(keys, word_counts)
+    # Sorted, not set order (which changes with the hash seed): column order fixes the
+    # order of every floating-point sum, so runs give identical floats.
+    vocabulary = sorted(labels)
+    column_of = {key: column for column, key in enumerate(vocabulary)}
+    columns_per_text = [[column_of[keys[w]] for w in words if keys[w] is not None] for words in words_per_text]
+
+    n = len(texts)
+    lengths = np.fromiter((len(cols) for cols in columns_per_text), dtype=np.int64, count=n)
+    rows = np.repeat(np.arange(n, dtype=np.int64), lengths)
+    cols = np.fromiter((c for cols in columns_per_text for c in cols), dtype=np.int64, count=int(lengths.sum()))
+    counts = sp.csr_array((np.ones(len(rows)), (rows, cols)), shape=(n, len(vocabulary)))
+    counts.sum_duplicates()
+    counts.sort_indices()
+
+    document_frequency = np.bincount(counts.indices, minlength=len(vocabulary))
+    idf = np.log((1.0 + n) / (1.0 + document_frequency)) + 1.0
+    counts.data = (1.0 + np.log(counts.data)) * idf[counts.indices]
+    row_of_entry = np.repeat(np.arange(n), np.diff(counts.indptr))
+    row_norms = np.sqrt(np.bincount(row_of_entry, weights=counts.data**2, minlength=n))
+    counts.data /= row_norms[row_of_entry]
+    return TermMatrix(vectors=counts, labels=tuple(labels[key] for key in vocabulary))
+
+
+# --- related papers --------------------------------------------------------------------
+
+
+def rank_neighbours(vectors: sp.csr_array, k: int, threshold: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(row, col, score) of each kept pair, ordered by row, then score descending, then col.
+
+    Similarities are computed one block of rows at a time so memory stays bounded
+    by BLOCK_CELLS rather than growing with n².
+    """
+    n = vectors.shape[0]
+    # float32 halves the memory traffic of the product; scores keep only 4 decimals anyway.
+    vectors = vectors.astype(np.float32)
+    transposed = vectors.T.tocsr()
+    block = max(1, BLOCK_CELLS // n)
+
+    def rank_rows(start: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        return rank_block(vectors[start : start + block] @ transposed, start, k, threshold)
+
+    with ThreadPoolExecutor(max_workers=WORKERS) as pool:
+        found = list(pool.map(rank_rows, range(0, n, block)))
+    rows, cols, scores = (np.concatenate(parts) for parts in zip(*found))
+    return rows, cols, scores
+
+
+def rank_block(similarities: sp.csr_array, start: int, k: int, threshold: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The top-k pairs of one block of rows (row `start` onwards), in the order of `rank_neighbours`."""
+    # Rank on rounded scores so the order always agrees with the scores shown.
+    scores = np.round(similarities.toarray().astype(np.float64), DECIMALS)
+    height, n = scores.shape
+    scores[np.arange(height), start + np.arange(height)] = -np.inf
+    # Zero means nothing in common: never a neighbour, whatever the threshold.
+    scores[(scores < threshold) | (scores <= 0.0)] = -np.inf
+    keep = np.isfinite(scores)
+    if k < n:
+        # Everything tied with the k-th best survives here; the index tie-break below picks among them.
+        kth_best = np.partition(scores, n - k, axis=1)[:, n - k]
+        keep &= scores >= kth_best[:, None]
+    rows, cols = np.nonzero(keep)
+    kept = scores[rows, cols]
+    order = np.lexsort((cols, -kept, rows))
+    rows, cols, kept = rows[order], cols[order], kept[order]
+    rank = np.arange(len(rows)) - np.searchsorted(rows, rows)
+    top = rank < k
+    return rows[top] + start, cols[top], kept[top]
+
+
+def name_shared_terms(terms: TermMatrix, rows: np.ndarray, cols: np.ndarray) -> list[tuple[str, ...]]:
+    """Per pair, the labels of the terms with the largest product of the two texts' weights."""
+    if len(rows) == 0:
+        return []
+    products = (terms.vectors[rows] * terms.vectors[cols]).tocsr()
+    products.sort_indices()
+    pair_of = np.repeat(np.arange(len(rows)), np.diff(products.indptr))
+    order = np.lexsort((products.indices, -products.data, pair_of))
+    pair_of, columns = pair_of[order], products.indices[order]
+    top = (np.arange(len(pair_of)) - np.searchsorted(pair_of, pair_of)) < SHARED_TERM_LIMIT
+    pair_of, columns = pair_of[top], columns[top]
+    starts = np.searchsorted(pair_of, np.arange(len(rows) + 1))
+    labels = terms.labels
+    column_list = columns.tolist()
+    return [tuple(labels[c] for c in column_list[a:b]) for a, b in zip(starts[:-1].tolist(), starts[1:].tolist())]
+
+
+# --- 2-D map ---------------------------------------------------------------------------
+
+
+def score_components(vectors: sp.csr_array, components: int) -> np.ndarray:
+    """PCA scores (n × components); components beyond the data's rank are zero columns.
+
+    Each component's sign is fixed so its largest-magnitude score is positive:
+    SVD signs are otherwise arbitrary and the map could flip between builds.
+    """
+    n, width = vectors.shape
+    mean = np.asarray(vectors.mean(axis=0)).ravel()
+    if n * width <= DENSE_CELLS or min(n, width) <= components + 1:
+        left, singular = dense_svd(vectors, mean)
+    else:
+        left, singular = sparse_svd(vectors, mean, components)
+    scores = np.zeros((n, components))
+    for c in range(min(components, len(singular))):
+        if singular[c] <= NOISE_SINGULAR_VALUE:
+            continue
+        column = left[:, c] * singular[c]
+        if column[np.argmax(np.abs(column))] < 0:
+            column = -column
+        scores[:, c] = column
+    return scores
+
+
+def dense_svd(vectors: sp.csr_array, mean: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    centred = vectors.toarray() - mean
+    left, singular, _ = np.linalg.svd(centred, full_matrices=False)
+    return left, singular
+
+
+def sparse_svd(vectors: sp.csr_array, mean: np.ndarray, components: int) -> tuple[np.ndarray, np.ndarray]:
+    """Top singular pairs of (vectors - mean) without ever forming the dense centred matrix."""
+    transposed = vectors.T.tocsr()
+    centred = LinearOperator(
+        shape=vectors.shape,
+        dtype=np.float64,
+        matvec=lambda v: vectors @ v - mean @ v,
+        rmatvec=lambda u: transposed @ u - mean * u.sum(),
+        matmat=lambda m: vectors @ m - np.outer(np.ones(vectors.shape[0]), mean @ m),
+        rmatmat=lambda m: transposed @ m - np.outer(mean, m.sum(axis=0)),
+    )
+    # A fixed pseudo-random start makes ARPACK reproducible; a constant vector would
+    # not do, as it is orthogonal to every centred row and so to the answer.
+    start = np.random.default_rng(0).uniform(-1.0, 1.0, size=min(vectors.shape))
+    left, singular, _ = svds(centred, k=components, v0=start, solver="arpack")
+    order = np.argsort(-singular, kind="stable")
+    return left[:, order], singular[order]
+
+
+def scale_unit(values: np.ndarray) -> np.ndarray:
+    """Min-max scale to [0, 1], rounded; an axis without spread goes to the centre."""
+    low, high = float(values.min()), float(values.max())
+    if not math.isfinite(high - low) or high - low <= NOISE_SINGULAR_VALUE:
+        return np.full(len(values), 0.5)
+    return np.round((values - low) / (high - low), DECIMALS)

@@ -1,0 +1,117 @@
+"""Shared fixtures: small project trees in tmp_path, the CLI in-process, and a headless Chromium."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from papersite.cli import main  # noqa: E402
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"]
+
+
+@dataclass
+class Run:
+    code: int
+    out: str
+    err: str
+
+
+@pytest.fixture
+def cli(capsys):
+    """Run `python build.py ARGS` in-process; returns exit code and what it printed."""
+
+    def run(*args: str | Path) -> Run:
+        capsys.readouterr()
+        code = main([str(a) for a in args])
+        captured = capsys.readouterr()
+        return Run(code, captured.out, captured.err)
+
+    return run
+
+
+def make_project(root: Path, papers: dict[str, str] | None = None, copy_papers: bool = False) -> Path:
+    """A small site tree: the shipped tags.yml and site.yml, plus the given pages (name -> text)."""
+    (root / "content" / "papers").mkdir(parents=True)
+    shutil.copyfile(REPO / "content" / "tags.yml", root / "content" / "tags.yml")
+    shutil.copyfile(REPO / "site.yml", root / "site.yml")
+    if copy_papers:
+        for path in sorted((REPO / "content" / "papers").glob("*.md")):
+            shutil.copyfile(path, root / "content" / "papers" / path.name)
+    for name, text in (papers or {}).items():
+        (root / "content" / "papers" / name).write_text(text, encoding="utf-8")
+    return root
+
+
+@pytest.fixture
+def project(tmp_path) -> Path:
+    return make_project(tmp_path / "proj")
+
+
+@pytest.fixture
+def shipped(tmp_path) -> Path:
+    """A copy of the shipped content, so tests never build into the repository's own site/."""
+    return make_project(tmp_path / "shipped", copy_papers=True)
+
+
+def build_args(root: Path, *extra: str) -> list[str]:
+    return ["build", "--content", str(root / "content"), "--config", str(root / "site.yml"), "--out", str(root / "site"), *extra]
+
+
+def paper_text(**fields) -> str:
+    """A valid page, with fields overridden (a value of None removes the field)."""
+    base = {
+        "id": "test-0001", "slug": "a-paper", "title": "A paper about reinforcement learning",
+        "title_source": "given", "venue": "NeurIPS", "year": "2025", "tags": "[reinforcement-learning]",
+        "code": "[]", "authors": "[Ada Lovelace]", "aliases": "[]",
+    }
+    body = fields.pop("body", "We study reinforcement learning with $O(\\sqrt{K})$ regret.")
+    base.update(fields)
+    front = "".join(f"{k}: {v}\n" for k, v in base.items() if v is not None)
+    return f"---\n{front}---\n{body}\n"
+
+
+def chromium_available() -> bool:
+    return CHROMIUM.exists()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not chromium_available():
+        if os.environ.get("CI") == "true":
+            pytest.fail("Chromium is required under CI (apt-get install chromium)")
+        pytest.skip("no Chromium at /usr/bin/chromium")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser):
+    """A fresh page that records console errors and dialogs; tests assert both stay empty."""
+    context = browser.new_context()
+    page = context.new_page()
+    page.console_errors = []
+    page.dialogs = []
+    page.on("console", lambda msg: msg.type == "error" and page.console_errors.append(msg.text))
+    page.on("pageerror", lambda exc: page.console_errors.append(str(exc)))
+
+    def on_dialog(dialog):
+        page.dialogs.append(dialog.message)
+        dialog.dismiss()
+
+    page.on("dialog", on_dialog)
+    yield page
+    context.close()

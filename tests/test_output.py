@@ -1,0 +1,66 @@
+"""Writing the site: atomic replacement, refusal to wipe what is not ours, byte-identical output."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from papersite import urls
+from papersite.errors import SiteError
+from papersite.output import check_output_target, temp_siblings, write_site
+
+
+def test_write_site_replaces_previous_output_whole(tmp_path):
+    out = tmp_path / "site"
+    write_site(out, {"a.html": "one", "sub/b.html": "two"}, [])
+    write_site(out, {"a.html": "three"}, [])
+    assert (out / "a.html").read_text() == "three"
+    assert not (out / "sub").exists()
+    assert (out / urls.MARKER).is_file()
+    assert temp_siblings(out) == []
+
+
+def test_failed_write_leaves_previous_output_and_no_temp(tmp_path):
+    out = tmp_path / "site"
+    write_site(out, {"a.html": "one"}, [])
+    with pytest.raises(FileNotFoundError):
+        write_site(out, {"a.html": "two"}, [(tmp_path / "missing-static", "assets/x.js")])
+    assert (out / "a.html").read_text() == "one"
+    assert temp_siblings(out) == []
+
+
+def test_stale_temp_directories_are_removed(tmp_path):
+    out = tmp_path / "site"
+    stale = tmp_path / ".site.tmp-99999"
+    stale.mkdir()
+    (stale / "half.html").write_text("x")
+    write_site(out, {"a.html": "one"}, [])
+    assert not stale.exists()
+
+
+@pytest.mark.parametrize("make", ["foreign", "content", "root", "slash"])
+def test_refuses_targets_that_are_not_previous_output(tmp_path, make):
+    content = tmp_path / "content"
+    content.mkdir()
+    (content / "x.md").write_text("keep me")
+    target = {
+        "foreign": tmp_path / "docs",
+        "content": content,
+        "root": tmp_path,
+        "slash": Path("/"),
+    }[make]
+    if make == "foreign":
+        target.mkdir()
+        (target / "notes.txt").write_text("mine")
+    with pytest.raises(SiteError, match="refusing"):
+        check_output_target(target, [content, tmp_path])
+    assert (content / "x.md").read_text() == "keep me"
+
+
+def test_empty_directory_and_previous_output_are_accepted(tmp_path):
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    check_output_target(empty, [])
+    write_site(tmp_path / "site", {"a.html": "x"}, [])
+    check_output_target(tmp_path / "site", [])

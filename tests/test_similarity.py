@@ -1,0 +1,252 @@
+"""Tests for the build-time similarity stage: related papers and the 2-D map."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from papersite import similarity
+from papersite.similarity import project_2d, related_papers, stem_word
+
+GRAPHS = "Graph neural networks aggregate messages from neighbouring nodes to learn node embeddings for link prediction."
+PROTEINS = "Protein folding predicts the three-dimensional structure of amino acid chains from their sequence."
+BANDITS = "Contextual bandits balance exploration and exploitation when choosing arms to minimise regret."
+DIFFUSION = "Diffusion generates images by gradually denoising Gaussian noise with a learned score network."
+SHAPLEY = "Shapley values give feature attributions that explain individual predictions of black-box classifiers."
+
+TOPICS = [GRAPHS, PROTEINS, BANDITS, DIFFUSION, SHAPLEY]
+
+
+def words_of(text: str) -> set[str]:
+    return set(re.findall(r"[^\W\d_]+", text.lower()))
+
+
+def corpus(size: int) -> list[str]:
+    """Deterministic varied texts: topic sentences mixed with a rotating pool of filler words."""
+    pool = sorted(words_of(" ".join(TOPICS)))
+    return [
+        f"{TOPICS[i % len(TOPICS)]} {' '.join(pool[(i * 7 + j * 3) % len(pool)] for j in range(6))}"
+        for i in range(size)
+    ]
+
+
+# --- related_papers --------------------------------------------------------------------
+
+
+def test_near_duplicate_is_most_related():
+    near_duplicate = GRAPHS.replace("link prediction", "node classification")
+    related = related_papers(TOPICS + [near_duplicate])
+
+    assert related[0][0].index == len(TOPICS)
+    assert related[len(TOPICS)][0].index == 0
+    assert related[0][0].score > 0.5
+
+
+def test_disjoint_vocabularies_have_no_related():
+    texts = ["alpha beta gamma", "delta epsilon zeta", "kappa lambda omicron"]
+    assert related_papers(texts) == [(), (), ()]
+
+
+def test_sharing_only_stop_words_math_and_urls_is_not_related():
+    texts = [
+        "We propose a novel method based on models, $\\alpha + \\beta$ https://github.com/x/y",
+        "Our approach uses these results; we show models $\\alpha + \\beta$ https://github.com/x/y",
+    ]
+    assert related_papers(texts, threshold=0.0) == [(), ()]
+
+
+def test_results_are_deterministic():
+    texts = corpus(40)
+    assert related_papers(texts) == related_papers(texts)
+
+
+def test_ties_go_to_the_lower_index():
+    query = "sparse attention transformers for long documents"
+    texts = [query, "sparse attention", "unrelated gardening tips", "sparse attention", "sparse attention"]
+
+    related = related_papers(texts, k=2)
+
+    assert [r.index for r in related[0]] == [1, 3]
+    assert related[0][0].score == related[0][1].score
+
+
+def test_order_is_best_first_and_excludes_self():
+    texts = corpus(30)
+    for row, found in enumerate(related_papers(texts, k=6)):
+        keys = [(-r.score, r.index) for r in found]
+        assert keys == sorted(keys)
+        assert row not in {r.index for r in found}
+
+
+@pytest.mark.parametrize("k", [0, 1, 2, 3])
+def test_k_caps_the_list(k):
+    texts = [GRAPHS, GRAPHS + " Scalable.", GRAPHS + " Robust.", GRAPHS + " Fast.", GRAPHS + " Deep."]
+    assert all(len(found) == k for found in related_papers(texts, k=k))
+
+
+def test_threshold_drops_weak_candidates():
+    texts = corpus(20)
+    assert all(r.score >= 0.3 for found in related_papers(texts, threshold=0.3) for r in found)
+    assert related_papers(texts, threshold=1.01) == [()] * len(texts)
+
+
+def test_scores_are_rounded_to_four_decimals():
+    for found in related_papers(corpus(20)):
+        for r in found:
+            assert r.score == round(r.score, 4)
+
+
+def test_shared_terms_are_readable_words_both_texts_contain():
+    texts = [GRAPHS, GRAPHS.replace("link prediction", "molecules"), PROTEINS]
+    related = related_papers(texts)
+
+    for row, found in enumerate(related):
+        for r in found:
+            assert 1 <= len(r.shared_terms) <= 3
+            for term in r.shared_terms:
+                assert term in words_of(texts[row]) and term in words_of(texts[r.index])
+
+
+def test_shared_terms_merge_inflections_under_a_surface_word():
+    texts = ["Shapley explanations for reinforcement agents", "explanation of image classifiers", "explanation"]
+    related = related_papers(texts)
+
+    assert related[0][0].shared_terms == ("explanation",)  # the commoner surface form, not a stem
+
+
+def test_shared_terms_are_most_important_first():
+    texts = ["kernel kernel kernel kernel regression", "kernel regression", "regression trees", "regression forests"]
+    # "kernel" is rarer than "regression" and repeated, so it weighs more in the pair.
+    assert related_papers(texts)[0][0].shared_terms == ("kernel", "regression")
+
+
+def test_row_blocks_give_the_same_answer_as_one_block(monkeypatch):
+    texts = corpus(37)
+    whole = related_papers(texts)
+    monkeypatch.setattr(similarity, "BLOCK_CELLS", 5 * len(texts))
+    assert related_papers(texts) == whole
+
+
+@pytest.mark.parametrize(
+    "texts, expected",
+    [
+        ([], []),
+        ([GRAPHS], [()]),
+        (["", ""], [(), ()]),
+        (["", GRAPHS, ""], [(), (), ()]),
+    ],
+)
+def test_related_edge_cases(texts, expected):
+    assert related_papers(texts) == expected
+
+
+def test_two_identical_texts_are_related_with_score_one():
+    related = related_papers([GRAPHS, GRAPHS])
+    assert [(r.index, r.score) for r in related[0]] == [(1, 1.0)]
+    assert [(r.index, r.score) for r in related[1]] == [(0, 1.0)]
+
+
+# --- stemming --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        ("explanation", "explanations"),
+        ("train", "trained", "training", "trains"),
+        ("generate", "generated", "generating", "generates"),
+        ("embed", "embedded", "embedding", "embeddings"),
+        ("policy", "policies"),
+        ("apply", "applied", "applies", "applying"),
+        ("bias", "biases"),
+        ("approach", "approaches"),
+    ],
+)
+def test_inflections_share_a_stem(words):
+    assert len({stem_word(w) for w in words}) == 1
+
+
+@pytest.mark.parametrize("word", ["loss", "corpus", "analysis", "string", "need", "proceed", "is"])
+def test_words_that_only_look_inflected_are_kept(word):
+    assert stem_word(word) == word
+
+
+# --- project_2d ------------------------------------------------------------------------
+
+
+def test_projection_is_deterministic_and_within_unit_square():
+    texts = corpus(40)
+    points = project_2d(texts)
+
+    assert points == project_2d(texts)
+    assert len(points) == len(texts)
+    assert all(0.0 <= x <= 1.0 and 0.0 <= y <= 1.0 for x, y in points)
+    assert all(round(v, 4) == v for point in points for v in point)
+    assert {min(x for x, _ in points), max(x for x, _ in points)} == {0.0, 1.0}
+
+
+def test_projection_separates_two_clusters():
+    vision = [f"Convolutional image segmentation of {w} scenes with pixel labels" for w in ("urban", "indoor", "aerial", "medical")]
+    language = [f"Language translation of {w} sentences with token alignment" for w in ("legal", "spoken", "news", "poetic")]
+    points = project_2d(vision + language)
+
+    first, second = [x for x, _ in points[:4]], [x for x, _ in points[4:]]
+    assert max(first) < min(second) or max(second) < min(first)
+
+
+def test_sparse_and_dense_svd_agree(monkeypatch):
+    texts = corpus(30)
+    dense = project_2d(texts)
+    monkeypatch.setattr(similarity, "DENSE_CELLS", 0)
+    sparse = project_2d(texts)
+    assert np.allclose(sparse, dense, atol=1e-3)
+
+
+@pytest.mark.parametrize(
+    "texts, expected",
+    [
+        ([], []),
+        ([GRAPHS], [(0.5, 0.5)]),
+        ([""], [(0.5, 0.5)]),
+        (["", ""], [(0.5, 0.5), (0.5, 0.5)]),
+        ([GRAPHS] * 4, [(0.5, 0.5)] * 4),
+    ],
+)
+def test_projection_degenerate_inputs_sit_at_the_centre(texts, expected):
+    assert project_2d(texts) == expected
+
+
+def test_projection_of_two_texts_spreads_one_axis():
+    points = project_2d([GRAPHS, PROTEINS])
+    assert sorted(x for x, _ in points) == [0.0, 1.0]
+    assert [y for _, y in points] == [0.5, 0.5]
+
+
+# --- properties ------------------------------------------------------------------------
+
+VOCABULARY = ["graph", "graphs", "neural", "protein", "folding", "bandit", "regret", "we", "the", "$x$", "", "ÉCOLE", "🙂"]
+texts_strategy = st.lists(
+    st.one_of(st.text(max_size=60), st.lists(st.sampled_from(VOCABULARY), max_size=8).map(" ".join)),
+    max_size=8,
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(texts=texts_strategy, k=st.integers(0, 4), threshold=st.floats(0.0, 1.0))
+def test_arbitrary_texts_never_raise(texts, k, threshold):
+    related = related_papers(texts, k=k, threshold=threshold)
+    points = project_2d(texts)
+
+    assert len(related) == len(points) == len(texts)
+    for row, found in enumerate(related):
+        assert len(found) <= k
+        assert len({r.index for r in found}) == len(found)
+        for r in found:
+            assert r.index != row and 0 <= r.index < len(texts)
+            assert threshold <= r.score <= 1.0 and r.score > 0.0
+            assert r.shared_terms
+    assert all(0.0 <= v <= 1.0 for point in points for v in point)
