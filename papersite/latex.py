@@ -25,6 +25,7 @@ Contract with the Markdown renderer:
 
 from __future__ import annotations
 
+import bisect
 import functools
 import re
 import unicodedata
@@ -39,7 +40,7 @@ _MATH_OPENER = re.compile(
 _INLINE_CLOSER = re.compile(r"\\[\s\S]|[{}$]")
 _DISPLAY_CLOSER = re.compile(r"\\[\s\S]|\$\$")
 _ESCAPE_PAIR = re.compile(r"\\[\s\S]")
-_CLOSER_LOOKS_LIKE_OPENER = re.compile(r"\s\$[\w\\]")
+_CLOSER_LOOKS_LIKE_OPENER = re.compile(r"\s\$[\w\\{]")
 
 
 def find_math_spans(text: str) -> list[tuple[int, int]]:
@@ -173,14 +174,17 @@ _GREEK = {
     "Upsilon": "Υ", "Phi": "Φ", "Psi": "Ψ", "Omega": "Ω",
 }  # \epsilon and \phi read as the everyday glyphs ε and φ, not ϵ and ϕ
 
+# Relations get spaces around them (TeX spaces them itself, whatever the source
+# says): `p\gg n` reads "p ≫ n". Edge spaces vanish when the result is stripped.
+
 _MATH_SYMBOLS = {
     **_GREEK,
-    "leq": "≤", "le": "≤", "leqslant": "≤", "geq": "≥", "ge": "≥", "geqslant": "≥",
-    "neq": "≠", "ne": "≠", "approx": "≈", "sim": "∼", "simeq": "≃", "cong": "≅",
-    "equiv": "≡", "propto": "∝", "ll": "≪", "gg": "≫", "lesssim": "≲", "gtrsim": "≳",
-    "prec": "≺", "succ": "≻", "preceq": "⪯", "succeq": "⪰", "subset": "⊂",
-    "subseteq": "⊆", "supset": "⊃", "supseteq": "⊇", "in": "∈", "notin": "∉",
-    "ni": "∋", "cup": "∪", "cap": "∩", "bigcup": "∪", "bigcap": "∩",
+    "leq": " ≤ ", "le": " ≤ ", "leqslant": " ≤ ", "geq": " ≥ ", "ge": " ≥ ", "geqslant": " ≥ ",
+    "neq": " ≠ ", "ne": " ≠ ", "approx": " ≈ ", "sim": " ∼ ", "simeq": " ≃ ", "cong": " ≅ ",
+    "equiv": " ≡ ", "propto": " ∝ ", "ll": " ≪ ", "gg": " ≫ ", "lesssim": " ≲ ", "gtrsim": " ≳ ",
+    "prec": " ≺ ", "succ": " ≻ ", "preceq": " ⪯ ", "succeq": " ⪰ ", "subset": " ⊂ ",
+    "subseteq": " ⊆ ", "supset": " ⊃ ", "supseteq": " ⊇ ", "in": " ∈ ", "notin": " ∉ ",
+    "ni": " ∋ ", "cup": "∪", "cap": "∩", "bigcup": "∪", "bigcap": "∩",
     "setminus": "∖", "emptyset": "∅", "varnothing": "∅", "forall": "∀",
     "exists": "∃", "neg": "¬", "lnot": "¬", "land": "∧", "wedge": "∧", "lor": "∨",
     "vee": "∨", "oplus": "⊕", "otimes": "⊗", "odot": "⊙", "circ": "∘",
@@ -188,9 +192,9 @@ _MATH_SYMBOLS = {
     "vdots": "⋮", "ddots": "⋱", "times": "×", "div": "÷", "pm": "±", "mp": "∓",
     "ast": "∗", "star": "⋆", "infty": "∞", "partial": "∂", "nabla": "∇",
     "sum": "Σ", "prod": "∏", "coprod": "∐", "int": "∫", "iint": "∬", "oint": "∮",
-    "to": "→", "rightarrow": "→", "longrightarrow": "⟶", "leftarrow": "←",
-    "gets": "←", "Rightarrow": "⇒", "Leftarrow": "⇐", "implies": "⇒",
-    "leftrightarrow": "↔", "Leftrightarrow": "⇔", "iff": "⇔", "mapsto": "↦",
+    "to": " → ", "rightarrow": " → ", "longrightarrow": " ⟶ ", "leftarrow": " ← ",
+    "gets": " ← ", "Rightarrow": " ⇒ ", "Leftarrow": " ⇐ ", "implies": " ⇒ ",
+    "leftrightarrow": " ↔ ", "Leftrightarrow": " ⇔ ", "iff": " ⇔ ", "mapsto": " ↦ ",
     "uparrow": "↑", "downarrow": "↓", "langle": "⟨", "rangle": "⟩",
     "lceil": "⌈", "rceil": "⌉", "lfloor": "⌊", "rfloor": "⌋", "mid": "|",
     "vert": "|", "lvert": "|", "rvert": "|", "Vert": "‖", "lVert": "‖",
@@ -198,7 +202,7 @@ _MATH_SYMBOLS = {
     "prime": "′", "dagger": "†", "ell": "ℓ", "hbar": "ℏ", "Re": "ℜ", "Im": "ℑ",
     "aleph": "ℵ", "angle": "∠", "triangle": "△", "square": "□", "surd": "√",
     "colon": ":", "lbrace": "｛", "rbrace": "｝", "degree": "°", "checkmark": "✓",
-    "triangleq": "≜", "coloneqq": "≔", "models": "⊨", "vdash": "⊢",
+    "triangleq": " ≜ ", "coloneqq": " ≔ ", "models": " ⊨ ", "vdash": " ⊢ ",
     "nearrow": "↗", "searrow": "↘",
     "quad": " ", "qquad": " ", "enspace": " ", "thinspace": " ", "medspace": " ",
     "thickspace": " ", "negthinspace": "", "displaystyle": "", "textstyle": "",
@@ -253,8 +257,12 @@ _SUBSCRIPTS = dict(zip(
     "₀₁₂₃₄₅₆₇₈₉₊₋₋₌₍₎ₐₑₕᵢⱼₖₗₘₙₒₚᵣₛₜᵤᵥₓᵦᵧᵨᵩᵪ"))
 _NO_CARET = frozenset("*′†°")  # x^* reads better as x* than as x^*
 
+_MATH_CHARS = {"{": "", "}": "", "~": " ", "&": " ", "$": "", "'": "′",
+               "=": " = ", "<": " < ", ">": " > "}
+
 _MATH_TOKEN = re.compile(r"\\(?:([A-Za-z]+)\*?|([\s\S]))?|(\s+)|([\s\S])")
-_SIMPLE_OPERAND = re.compile(r"[√∛∜]?[\w.′]+")
+_SIMPLE_OPERAND = re.compile(r"[√∛∜]?[\w.′\u0300-\u036f\u20d7]+")  # with accents
+_WORD = re.compile(r"\w+")
 _MAX_MATH_DEPTH = 40  # deeper nesting is flattened instead of recursed into
 
 
@@ -355,7 +363,7 @@ class _MathReader:
             self.read_atom(depth)  # the environment name
             return " "
         if name == "not":
-            return self.read_atom(depth) + "\u0338"  # NFC turns ∈ + U+0338 into ∉
+            return f" {self.read_atom(depth).strip()}\u0338 "  # NFC makes ∈ + U+0338 ∉
         if name == "pmod":
             return f"(mod {self.read_atom(depth)})"
         if name == "norm":
@@ -396,7 +404,7 @@ def _flat_math_token(kind: str, value: str) -> str:
         return _MATH_SYMBOLS.get(value, value)
     if kind == "sym":
         return _MATH_CONTROL_SYMBOLS.get(value, value)
-    return {"{": "", "}": "", "~": " ", "&": " ", "$": "", "'": "′"}.get(value, value)
+    return _MATH_CHARS.get(value, value)
 
 
 def _append_math_piece(out: list[str], piece: str, from_command: bool) -> None:
@@ -414,13 +422,14 @@ def _parenthesize(operand: str) -> str:
 
 
 def _to_script(operand: str, marker: str) -> str:
-    operand = operand.strip()
+    operand = " ".join(operand.split())
     table = _SUPERSCRIPTS if marker == "^" else _SUBSCRIPTS
-    if operand and all(c in table for c in operand):
-        return "".join(table[c] for c in operand)
+    compact = operand.replace(" ", "")  # `i = 1` was spaced as a relation
+    if compact and all(c in table for c in compact):
+        return "".join(table[c] for c in compact)
     if not operand or (marker == "^" and operand in _NO_CARET):
         return operand
-    return marker + (operand if len(operand) == 1 else f"({operand})")
+    return marker + (operand if _WORD.fullmatch(operand) else f"({operand})")
 
 
 def _add_accent(base: str, mark: str) -> str:
@@ -512,6 +521,7 @@ class _TextConverter:
     def __init__(self, text: str):
         self.text = text
         self.math = {start: end for start, end in find_math_spans(text)}
+        self.math_starts = sorted(self.math)
         self.closing, self.stray_braces = _match_braces(text, self.math)
         self.warnings: dict[str, None] = {}
         self.plain = False  # inside code: escapes give the bare char, no emphasis
@@ -641,14 +651,23 @@ class _TextConverter:
             return pos + 1, close, close + 1
         return None
 
-    def read_optional(self, pos: int, end: int) -> tuple[str, int] | None:
-        """An optional `[...]` argument at `pos`: (its text, position after)."""
+    def read_optional(self, pos: int, end: int) -> tuple[int, int, int] | None:
+        """Like read_arg, for an optional `[...]` argument right at `pos`."""
         if pos >= end or self.text[pos] != "[":
             return None
         close = self.text.find("]", pos, end)
-        if close < 0:
+        if close < 0 or self.crosses_math(pos, close):
             return None
-        return " ".join(self.text[pos + 1:close].replace("~", " ").split()), close + 1
+        return pos + 1, close, close + 1
+
+    def crosses_math(self, start: int, stop: int) -> bool:
+        """Whether a math span begins in [start, stop) and ends after `stop`."""
+        i = bisect.bisect_left(self.math_starts, start)
+        while i < len(self.math_starts) and self.math_starts[i] < stop:
+            if self.math[self.math_starts[i]] > stop:
+                return True
+            i += 1
+        return False
 
     def parse_arg(self, arg: tuple[int, int, int], depth: int) -> list[Piece]:
         return self.parse(arg[0], arg[1], depth + 1)
@@ -673,7 +692,7 @@ class _TextConverter:
         arg = self.read_arg(after, end)
         if arg is None:
             return after
-        out.append((RAW, _code_span(_join(self.parse_plain(arg[0], arg[1], depth + 1)))))
+        self.emit_code(arg[0], arg[1], depth + 1, out)
         return arg[2]
 
     def parse_switch(self, name, after, end, depth, out):
@@ -683,7 +702,7 @@ class _TextConverter:
         start = _skip_blanks(self.text, after, end)
         marker = _SWITCHES[name]
         if marker == "`":
-            out.append((RAW, _code_span(_join(self.parse_plain(start, end, depth)))))
+            self.emit_code(start, end, depth, out)
         else:
             out.extend(self.wrap(self.parse(start, end, depth), marker))
         return end
@@ -691,13 +710,17 @@ class _TextConverter:
     def parse_cite(self, name, after, end, depth, out):
         notes = []
         pos = after
-        while (optional := self.read_optional(pos, end)) is not None and len(notes) < 2:
-            notes.append(optional[0])
-            pos = optional[1]
+        while len(notes) < 2 and (note := self.read_optional(pos, end)) is not None:
+            notes.append(" ".join(_typeset(self.parse_arg(note, depth)).split()))
+            pos = note[2]
         arg = self.read_group(pos, end)
         if arg is None:
             return after
-        keys = ["".join(k.split()) for k in self.text[arg[0]:arg[1]].split(",")]
+        raw_keys = self.text[arg[0]:arg[1]]
+        if "$" in raw_keys:  # not a key list; keep it as text rather than lose math
+            out.extend(self.parse_arg(arg, depth))
+            return arg[2]
+        keys = ["".join(k.split()) for k in raw_keys.split(",")]
         citation = _format_citation([k for k in keys if k], notes)
         if citation and not self.plain:
             _replace_trailing_space(out, " ")
@@ -709,25 +732,41 @@ class _TextConverter:
         return arg[2] if arg else after
 
     def parse_url(self, name, after, end, depth, out):
-        arg = self.read_arg(after, end)
+        arg = self.read_group(_skip_blanks(self.text, after, end), end)
         if arg is None:
             return after
-        out.append((RAW, _clean_url(self.text[arg[0]:arg[1]])))
+        self.emit_url(arg, depth, out)
         return arg[2]
 
     def parse_href(self, name, after, end, depth, out):
-        target = self.read_arg(after, end)
+        target = self.read_group(_skip_blanks(self.text, after, end), end)
         if target is None:
             return after
-        url = _clean_url(self.text[target[0]:target[1]])
-        label = self.read_arg(target[2], end)
+        label = self.read_group(_skip_blanks(self.text, target[2], end), end)
         link_text = self.parse_arg(label, depth) if label else []
         if not _join(link_text).strip() or self.plain:
-            out.append((RAW, url))
+            self.emit_url(target, depth, out)
+        elif "$" in self.text[target[0]:target[1]]:
+            out.extend(link_text)  # a `$` in a URL is broken input: keep the words
         else:
+            url = _clean_url(self.text[target[0]:target[1]])
             url = url.replace("(", "%28").replace(")", "%29")
             out.extend([(TEXT, "["), *link_text, (TEXT, "]("), (RAW, url), (TEXT, ")")])
         return label[2] if label else target[2]
+
+    def emit_url(self, arg: tuple[int, int, int], depth: int, out: list[Piece]) -> None:
+        raw = self.text[arg[0]:arg[1]]
+        if "$" in raw:  # a bare `$` in the output would pair as math
+            out.extend(self.parse_arg(arg, depth))
+        else:
+            out.append((RAW, _clean_url(raw)))
+
+    def emit_code(self, start: int, end: int, depth: int, out: list[Piece]) -> None:
+        code = _join(self.parse_plain(start, end, depth))
+        if "$" in code:  # a code span cannot escape `$`; better plain text than bad math
+            out.extend(self.parse(start, end, depth))
+        else:
+            out.append((RAW, _code_span(code)))
 
     def parse_footnote(self, name, after, end, depth, out):
         arg = self.read_arg(after, end)
@@ -773,8 +812,9 @@ class _TextConverter:
         self.list_starts = False
         label = self.read_optional(_skip_blanks(self.text, after, end), end)
         if label is not None:
-            out.append((TEXT, f"**{label[0]}** " if label[0] else ""))
-            after = label[1]
+            out.extend(self.wrap(self.parse_arg(label, depth), "**"))
+            out.append((TEXT, " "))
+            after = label[2]
         return _skip_blanks(self.text, after, end)
 
     def parse_accent(self, name, after, end, depth, out):
@@ -969,7 +1009,7 @@ def _format_citation(keys: list[str], notes: list[str]) -> str:
     return f"[{body}]"
 
 
-_URL_ESCAPE = re.compile(r"\\([%_#&~$])")
+_URL_ESCAPE = re.compile(r"\\([%_#&~])")
 
 
 def _clean_url(raw: str) -> str:
@@ -1015,14 +1055,26 @@ def _typeset(pieces: list[Piece]) -> str:
     after_raw = False
     for is_raw, text in pieces:
         if is_raw:
-            out.append(_typeset_run("".join(run), after_raw))
-            out.append(text)
+            _append_keeping_math(out, _typeset_run("".join(run), after_raw))
+            _append_keeping_math(out, text)
             run = []
             after_raw = True
         else:
             run.append(text)
-    out.append(_typeset_run("".join(run), after_raw))
+    _append_keeping_math(out, _typeset_run("".join(run), after_raw))
     return "".join(out)
+
+
+_SPACED_CLOSER = re.compile(r"\s\$\Z")
+_OPENER_LIKE_START = re.compile(r"[\w\\{]")
+
+
+def _append_keeping_math(out: list[str], text: str) -> None:
+    # `$a $` closed only because no word followed it; if conversion put one
+    # right after it (`{$a $}b` -> `$a $b`), keep them apart or pairing changes.
+    if text and out and _OPENER_LIKE_START.match(text) and _SPACED_CLOSER.search(out[-1]):
+        out.append(" ")
+    out.append(text)
 
 
 def _typeset_run(text: str, after_raw: bool) -> str:

@@ -66,7 +66,8 @@ DANGLING = (
     )
 )
 # Words before which a long phrase may be cut: what follows them only qualifies.
-CUT_BEFORE = PREPOSITIONS | CONJUNCTIONS | RELATIVES | frozenset(
+# "both", "either" open the object of the word before them; cutting there strands it.
+CUT_BEFORE = PREPOSITIONS | (CONJUNCTIONS - {"both", "either", "neither"}) | RELATIVES | frozenset(
     "called named dubbed termed coined given based using leveraging".split()
 )
 # Nouns that mean nothing without their "of ..." complement.
@@ -74,6 +75,8 @@ QUANTITY_NOUNS = frozenset(
     "set sets number class family collection pair pairs variety range kind type form sequence series lot amount subset".split()
 )
 DEGREE_WORDS = frozenset("more less most least very highly better faster".split())
+ADJECTIVE_ENDINGS = ("ive", "ous", "ful", "less", "able", "ible", "ical", "ial")
+PAIRED_WORDS = frozenset("both either neither between whether".split())
 # Words skipped when a slug is made from a title.
 STOP_WORDS = ARTICLES | PREPOSITIONS | CONJUNCTIONS | RELATIVES | frozenset(
     """our its their this these those such is are be can do does we using based
@@ -98,6 +101,10 @@ DESCRIPTOR_SUFFIXES = frozenset(
     independent invariant equivariant type scale order time step shot efficient friendly
     oriented centric conditioned constrained informed enabled powered assisted augmented
     only tuned trained generated rank norm space""".split()
+)
+# Heads of objects that describe by-products of a paper rather than its subject.
+VAGUE_OBJECTS = frozenset(
+    "code codes data results experiments findings details insights weights implementation implementations".split()
 )
 # Irregular third-person verbs that `base_form` must not touch.
 UNCHANGED_BASE = frozenset({"is", "has", "was", "does", "focus", "process", "address", "bias"})
@@ -144,7 +151,8 @@ OPENING_FILLER_RE = re.compile(
 
 # "Despite their success, diffusion models ...": the main clause follows the comma.
 SUBORDINATE_RE = re.compile(
-    r"^(?i:despite|although|though|while|whereas|since|because|as|given|unlike|in\s+contrast\s+to|beyond|besides)\b[^,]{3,120},\s+"
+    r"^(?i:despite|although|though|while|whereas|since|because|as|given|unlike|in\s+contrast\s+to|beyond|"
+    r"besides|for|under|when|if|in|on|with|without|by|after|before|to)\b[^,]{3,120},\s+"
 )
 SUBJECT = r"(?:we|this\s+(?:paper|work|article|study|note)|our\s+(?:paper|work|study))"
 ADVERBS = r"(?:\s+(?:\w+ly|first|further|also|then|here|now|next|thus|therefore|hence|instead|additionally|finally|are\s+the\s+first\s+to))*"
@@ -193,10 +201,11 @@ MARKER_RE = re.compile(
 )
 # "we address this issue by developing X": X is the contribution.
 BY_MAKING_RE = re.compile(
-    r"^(?i:this|these|that|the|such)\s+(?:\w+\s+){0,2}?\w+\s+by\s+(?:\w+ly\s+)?"
+    r"^(?i:this|these|that|the|such|a\s+step|a\s+direction|a\s+way|an\s+answer)\b[^,]{0,50}?\s+by\s+(?:\w+ly\s+)?"
     r"(?i:developing|proposing|introducing|designing|presenting|building|constructing|deriving|formulating|using)\s+(?P<rest>.+)$",
     re.S,
 )
+ENUMERATOR_RE = re.compile(r"^\(?(?:[ivx]{1,4}|\d{1,2}|[a-e])\)\s+")
 LEADING_ADVERB_RE = re.compile(
     r"^(?i:(?:here|instead|also|further|then|now|therefore|thus|hence|in\s+this\s+(?:paper|work|article|study))\b,?\s+)+"
 )
@@ -247,12 +256,16 @@ NOVELTY_RE = re.compile(
 DEMONSTRATIVE_RE = re.compile(r"\b(?i:these|those|such)\s+(?!as\b)(?=[a-z])")
 # A comma followed by one of these ends a phrase; a comma inside a list does not.
 # Words that open a noun phrase or an object: after "and <verb>" or ", <verb>ing" they show a clause.
-DETERMINER = r"(?i:a|an|the|it|them|its|their|our|this|these|that|how|what|whether|several|two|three|new|novel|both|various|multiple|extensive|with|on|in|from|to|inspiration)\b"
+DETERMINER = (
+    r"(?i:a|an|the|it|them|its|their|our|this|these|that|how|what|whether|several|two|three|new|"
+    r"novel|both|either|only|as|us|various|multiple|extensive|with|on|in|from|to|inspiration)\b"
+)
 CLAUSE_COMMA_RE = re.compile(
     rf",\s+(?=(?i:e\.g\.|i\.e\.)|(?i:an?|the|which|where|whereby|while|whereas|when|with|without|including|"
-    r"such|namely|based|thereby|thus|hence|but|so|because|as|for|in|to|by|"
+    r"such|namely|each|based|thereby|thus|hence|but|so|because|as|for|in|to|by|"
     r"via|that|who|we|it|this|these|our|respectively|specifically|particularly|especially|"
-    rf"together|along|and\s+(?:we|then|also|further|finally))\b|[a-z]+ing\s+{DETERMINER})"
+    rf"together|along|capable|and\s+(?:we|then|also|further|finally))\b|[a-z]+ing\s+{DETERMINER}|"
+    r"[a-z]+ed\s+(?:by|with|from|on|in|to)\b)"
 )
 # "... and evaluate it": a second verb starts a second clause.
 AND_CLAUSE_RE = re.compile(
@@ -261,12 +274,14 @@ AND_CLAUSE_RE = re.compile(
     r"establish|analy[sz]e|achieve|implement|validate|discuss|illustrate|investigate|explore|"
     r"describe|conceptuali[sz]e|characteri[sz]e|verify)\b"
     # These are nouns or adjectives as often as verbs ("past and present"): only before an object.
-    r"|(?:present|use|test|design|study|report|release|find|compare|treat|outline|conduct|extend|"
+    r"|(?:present|use|test|design|study|report|release|find|compare|treat|outline|conduct|extend|make|"
     r"offer|give)\s+" + DETERMINER + ")"
     # "... and aims to ...": a verb in the third person after "and" starts a clause.
     r"|,?\s+and\s+(?:aims|seeks|allows|enables|achieves|yields|leads|provides|requires|improves|"
     r"outperforms|uses|learns|shows|offers|supports|reduces|performs|makes)\b"
 )
+# A short formula standing alone after a word: "the sampling policy $q_t$ at each stage $t$".
+MATH_LABEL_RE = re.compile(r"(?P<word>[A-Za-z]+)\s+\$[^$\s]{1,12}\$(?=[\s,;.]|$)")
 HARD_END_RE = re.compile(r"[;:!?](?:\s|$)|\.$")
 SPACE_BEFORE_PUNCT_RE = re.compile(r"\s+([,.;:)\]”])")
 TRAILING_JUNK_RE = re.compile(r"[\s,.;:!?\-–—(\[{'\"“‘`*_]+$")
@@ -434,14 +449,17 @@ def expansion_of(text: str, acronym: str) -> str:
     return " ".join(words)
 
 
-def parse_named(text: str) -> Named | None:
-    """`FastSVERL, a scalable method for ...` -> the name and its description."""
+def parse_named(text: str, called: bool = False) -> Named | None:
+    """`FastSVERL, a scalable method for ...` -> the name and its description.
+
+    `called`: the text follows "called" or "named", which already says a name comes.
+    """
     match = NAMED_RE.match(text)
     if not match:
         return None
     name, tail = match.group("name"), match.group("tail")
     # "Zeno, a technique to ...": a plain capitalised word is a name when an appositive follows.
-    plain_name = name.isalpha() and name[0].isupper() and len(name) > 2 and APPOSITIVE_RE.match(tail)
+    plain_name = name.isalpha() and name[0].isupper() and len(name) > 2 and (called or APPOSITIVE_RE.match(tail))
     if not (is_name(name) or plain_name):
         return None
     long_form, description = describe_tail(tail)
@@ -453,12 +471,13 @@ def parse_named(text: str) -> Named | None:
 def parse_led(text: str) -> Named | None:
     """`a model merging algorithm, CCA Merge, ...` or `a benchmark named VisionGraph, used to ...`."""
     match = LED_CALLED_RE.match(text)
+    called = bool(match)
     if not match:
         match = LED_COMMA_RE.match(text)
         if not match or match.group("lead").split()[-1].lower() not in GENERIC_HEADS:
             return None
     lead, tail = match.group("lead").strip(), match.group("tail")
-    named = parse_acronym(tail) or parse_named(tail)
+    named = parse_acronym(tail) or parse_named(tail, called)
     if not named or named.long_form or named.description:
         return named
     # "federated adaptive asynchronous optimization, named FADAS": the lead is the expansion.
@@ -562,7 +581,9 @@ def contribution_in(sentence: str) -> tuple[int, str] | None:
         if not match:
             continue
         verb = match.group("verb").lower() if pattern is GERUND_RE else ""
-        phrase = subject_phrase(match.group("rest"), verb)
+        # "we prove that for every class C, X holds": the main clause is the finding.
+        rest = SUBORDINATE_RE.sub("", match.group("rest")) if pattern is FIND_RE else match.group("rest")
+        phrase = subject_phrase(rest, verb)
         if phrase:
             return tier, phrase
     passive = PASSIVE_RE.match(OPENING_FILLER_RE.sub("", sentence))
@@ -586,6 +607,7 @@ def subject_phrase(rest: str, verb: str = "") -> str | None:
     led = LED_COMMA_RE.match(rest)
     if led and len(led.group("lead").split()) <= 3 and led.group("lead").split()[-1].lower() in GENERIC_HEADS:
         rest = led.group("tail")
+    rest = ENUMERATOR_RE.sub("", rest)
     if NOT_A_SUBJECT_RE.match(rest):
         return None
     to_verb = TO_VERB_RE.match(rest)
@@ -593,7 +615,11 @@ def subject_phrase(rest: str, verb: str = "") -> str | None:
     if to_verb:
         rest = f"{to_verb.group('adverb') or ''}{gerund(to_verb.group('verb'))} {to_verb.group('object')}"
     phrase = trim_phrase(f"{gerund(verb)} {rest}" if verb else rest)
-    return phrase if len(tidy_phrase(phrase).split()) >= 2 else None
+    words = tidy_phrase(phrase).lower().split()
+    # "We release related code": two words about the paper's by-products are no title.
+    if len(words) < 2 or (len(words) < MIN_TITLE_WORDS and words[-1] in VAGUE_OBJECTS):
+        return None
+    return phrase
 
 
 def is_anaphoric(phrase: str) -> bool:
@@ -649,7 +675,7 @@ def finish_title(phrase: str) -> str:
 
 
 def finish_phrase(phrase: str, limit: int) -> str:
-    phrase = tidy_phrase(trim_phrase(phrase))
+    phrase = tidy_phrase(trim_phrase(MATH_LABEL_RE.sub(drop_math_label, phrase)))
     return cut_phrase(avoid_math(phrase), limit)
 
 
@@ -709,8 +735,14 @@ def gerund(verb: str) -> str:
     return verb + "ing"
 
 
+def drop_math_label(match: re.Match[str]) -> str:
+    """Drop a symbol that only labels the noun before it; "with $N$ agents" needs its symbol."""
+    word = match.group("word")
+    return word if word.lower() not in DANGLING and len(word) > 2 else match.group()
+
+
 def avoid_math(phrase: str) -> str:
-    """The phrase before its first formula, when that formula only starts a qualifier."""
+    """Formulas left out where the words read on without them, else the phrase before the first."""
     position = phrase.find("$")
     if position < 0:
         return phrase
@@ -755,9 +787,14 @@ def is_clean_cut(words: list[str], end: int) -> bool:
     # "an optimal set | of keypoints" leaves the head noun without its content.
     if following == "of" and last in QUANTITY_NOUNS:
         return False
-    # "richer | and more stable feedback" strands an adjective.
-    if following in ("and", "or") and end + 1 < len(words) and words[end + 1].lower() in DEGREE_WORDS:
-        return False
+    # "richer | and more stable" strands an adjective, "both predictive | and fair" a "both".
+    if following in ("and", "or"):
+        after = words[end + 1].lower() if end + 1 < len(words) else ""
+        if after in DEGREE_WORDS or PAIRED_WORDS & {word.lower() for word in words[max(end - 3, 0):end]}:
+            return False
+        # "immersive | and unrestricted exploration": an adjective waits for its noun.
+        if last.endswith(ADJECTIVE_ENDINGS):
+            return False
     # "an agent that excels | in ..." keeps a stub of a relative clause; "an agent" reads better.
     clause = [index for index, word in enumerate(words[:end]) if word.lower() in RELATIVES]
     return not clause or end - clause[-1] > 3

@@ -1,0 +1,115 @@
+"""End to end: the shipped corpus builds into a complete site a reader can use offline."""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+
+import pytest
+
+from conftest import REPO, build_args
+from papersite.linkcheck import check_site
+
+
+class TextOf(HTMLParser):
+    """Visible text of a page, and the text inside <math> separately."""
+
+    def __init__(self):
+        super().__init__()
+        self.parts, self.stack = [], []
+
+    def handle_starttag(self, tag, attrs):
+        self.stack.append(tag)
+
+    def handle_endtag(self, tag):
+        while self.stack and self.stack.pop() != tag:
+            pass
+
+    def handle_data(self, data):
+        if not {"script", "style", "math", "code", "title"} & set(self.stack):
+            self.parts.append(data)
+
+
+def visible_text(html: str) -> str:
+    parser = TextOf()
+    parser.feed(html)
+    return " ".join(parser.parts)
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    from conftest import make_project
+    from papersite.cli import main
+
+    root = make_project(tmp_path_factory.mktemp("e2e") / "proj", copy_papers=True)
+    assert main(build_args(root)) == 0
+    return root / "site"
+
+
+def slugs():
+    return sorted(p.stem for p in (REPO / "content" / "papers").glob("*.md"))
+
+
+def test_every_page_exists(site):
+    assert len(slugs()) == 19
+    for slug in slugs():
+        assert (site / "papers" / f"{slug}.html").is_file()
+    for name in ("index.html", "tags/index.html", "search.html", "404.html", "assets/style.css",
+                 "assets/vendor/lunr.js", ".papersite-build"):
+        assert (site / name).is_file(), name
+    used = {t for p in (REPO / "content" / "papers").glob("*.md") for t in re.findall(r"^tags: \[(.*)\]$", p.read_text(), re.M)[0].split(", ")}
+    assert {p.stem for p in (site / "tags").glob("*.html")} - {"index"} == used
+
+
+def test_every_internal_link_resolves_and_nothing_loads_from_another_host(site):
+    assert check_site(site) == []
+    for css in site.rglob("*.css"):
+        assert not re.search(r"url\(\s*['\"]?(https?:)?//", css.read_text()), css
+
+
+def test_home_lists_every_paper_with_summary_and_tags(site):
+    home = (site / "index.html").read_text()
+    for slug in slugs():
+        assert f'href="papers/{slug}.html"' in home
+    assert home.count('class="paper-card-summary"') == 19
+    assert home.count('class="tag-chips"') == 19
+
+
+def test_math_is_mathml_not_raw_latex(site):
+    checked = 0
+    for slug in slugs():
+        source = (REPO / "content" / "papers" / f"{slug}.md").read_text()
+        html = (site / "papers" / f"{slug}.html").read_text()
+        text = visible_text(html)
+        assert not re.search(r"\\[A-Za-z]+", text), slug
+        if "$" in source.split("---", 2)[2]:
+            assert "<math" in html, slug
+            assert "$" not in text, slug
+            checked += 1
+    assert checked >= 5
+
+
+def test_paper_page_shows_what_a_reader_needs(site):
+    html = (site / "papers" / "redoubt.html").read_text()
+    assert "<h1" in html and "REDOUBT" in html
+    assert 'href="https://github.com/sgNicola/Redoubt"' in html
+    assert 'href="../tags/' in html
+    assert "min (" in html
+    assert 'rel="prev"' in html or 'rel="next"' in html
+    assert '<nav class="breadcrumbs"' in html
+
+
+def test_citation_marker_is_quiet_and_never_a_raw_macro(site):
+    html = (site / "papers" / "theoretical-framework-analyzing-data.html").read_text()
+    assert '<span class="citation"' in html and "[oko2025statistical]" in html
+    assert "\\cite" not in html
+
+
+def test_builds_are_byte_identical(site, tmp_path):
+    from conftest import make_project
+    from papersite.cli import main
+
+    root = make_project(tmp_path / "again", copy_papers=True)
+    assert main(build_args(root)) == 0
+    files = lambda d: {str(p.relative_to(d)): p.read_bytes() for p in sorted(d.rglob("*")) if p.is_file()}
+    assert files(root / "site") == files(site)
