@@ -35,8 +35,10 @@ __all__ = ["latex_to_markdown", "math_to_text", "flatten_markdown", "find_math_s
 # ---------------------------------------------------------------- math spans
 
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t\r\f\v]*\n")
+_MATH_ENVS = ("equation", "equation*", "displaymath", "align", "align*")
 _MATH_OPENER = re.compile(
-    r"\\begin\{(equation\*?|displaymath|align\*?)\}|\\[\s\S]|\$\$|\$")
+    r"\\begin\{(%s)\}|\\[\s\S]|\$\$|\$" % "|".join(map(re.escape, _MATH_ENVS)))
+_ENV_CLOSERS = {env: re.compile(r"\\end\{%s\}|\\[\s\S]" % re.escape(env)) for env in _MATH_ENVS}
 _INLINE_CLOSER = re.compile(r"\\[\s\S]|[{}$]")
 _DISPLAY_CLOSER = re.compile(r"\\[\s\S]|\$\$")
 _ESCAPE_PAIR = re.compile(r"\\[\s\S]")
@@ -80,9 +82,8 @@ def _find_paragraph_end(text: str, pos: int) -> int:
 def _find_math_end(text: str, opener: re.Match, limit: int) -> int | None:
     token = opener.group()
     if opener.group(1):
-        closer = "\\end{%s}" % opener.group(1)
-        at = text.find(closer, opener.end(), limit)
-        return at + len(closer) if at >= 0 else None
+        env = opener.group(1)
+        return _find_token_end(text, opener.end(), limit, _ENV_CLOSERS[env], "\\end{%s}" % env)
     if token == "$":
         return _find_inline_end(text, opener.end(), limit)
     if token == "$$":
@@ -326,7 +327,7 @@ class _MathReader:
             self.i += self.peek() == ("char", "}")
             return inner
         if kind == "cmd":
-            return self.read_command(value, depth)
+            return self.read_command(value, depth + 1)
         return _flat_math_token(kind, value)
 
     def read_command(self, name: str, depth: int) -> str:
@@ -363,7 +364,8 @@ class _MathReader:
             self.read_atom(depth)  # the environment name
             return " "
         if name == "not":
-            return f" {self.read_atom(depth).strip()}\u0338 "  # NFC makes ∈ + U+0338 ∉
+            negated = self.read_atom(depth).strip()
+            return f" {negated}\u0338 " if negated else ""  # NFC makes ∈ + U+0338 ∉
         if name == "pmod":
             return f"(mod {self.read_atom(depth)})"
         if name == "norm":
@@ -500,8 +502,8 @@ _TEXT_SPECIAL = re.compile(r"[\\{}$]")
 _BRACE_TOKEN = re.compile(r"\\[\s\S]|[{}]")
 _MAX_GROUP_DEPTH = 64  # deeper groups are copied as text instead of recursed into
 
-TEXT, RAW = False, True  # RAW pieces (math, code, URLs, citations) skip typography
-Piece = tuple[bool, str]
+_TEXT, _RAW = False, True  # raw pieces (math, code, URLs, citations) skip typography
+_Piece = tuple[bool, str]
 
 
 def latex_to_markdown(text: str) -> tuple[str, list[str]]:
@@ -526,9 +528,8 @@ class _TextConverter:
         self.warnings: dict[str, None] = {}
         self.plain = False  # inside code: escapes give the bare char, no emphasis
         self.lists: list[str] = []
-        self.list_starts = False
 
-    def convert(self) -> list[Piece]:
+    def convert(self) -> list[_Piece]:
         if self.stray_braces:
             self.warn("unbalanced brace in LaTeX text; kept it as is")
         return self.parse(0, len(self.text), 0)
@@ -536,47 +537,47 @@ class _TextConverter:
     def warn(self, message: str) -> None:
         self.warnings[message] = None
 
-    def parse(self, start: int, end: int, depth: int) -> list[Piece]:
-        out: list[Piece] = []
+    def parse(self, start: int, end: int, depth: int) -> list[_Piece]:
+        out: list[_Piece] = []
         pos = start
         while pos < end:
             m = _TEXT_SPECIAL.search(self.text, pos, end)
             if m is None:
-                out.append((TEXT, self.text[pos:end]))
+                out.append((_TEXT, self.text[pos:end]))
                 break
             if m.start() > pos:
-                out.append((TEXT, self.text[pos:m.start()]))
+                out.append((_TEXT, self.text[pos:m.start()]))
             pos = self.parse_special(m.start(), end, depth, out)
         return out
 
-    def parse_special(self, pos: int, end: int, depth: int, out: list[Piece]) -> int:
+    def parse_special(self, pos: int, end: int, depth: int, out: list[_Piece]) -> int:
         """Convert what starts at `pos`; return the position after it."""
         if pos in self.math:
             span_end = self.math[pos]
-            out.append((RAW, _math_to_markdown(self.text[pos:span_end])))
+            out.append((_RAW, _math_to_markdown(self.text[pos:span_end])))
             return span_end
         char = self.text[pos]
         if char == "$":
-            out.append((TEXT, "$" if self.plain else "\\$"))  # not math: a literal dollar
+            out.append((_TEXT, "$" if self.plain else "\\$"))  # not math: a literal dollar
             return pos + 1
         if char == "{":
             return self.parse_group(pos, end, depth, out)
         if char == "}":
-            out.append((TEXT, "}"))  # unmatched, already warned about
+            out.append((_TEXT, "}"))  # unmatched, already warned about
             return pos + 1
         return self.parse_command(pos, end, depth, out)
 
-    def parse_group(self, pos: int, end: int, depth: int, out: list[Piece]) -> int:
+    def parse_group(self, pos: int, end: int, depth: int, out: list[_Piece]) -> int:
         close = self.closing.get(pos)
         if close is None or close >= end:
-            out.append((TEXT, "{"))
+            out.append((_TEXT, "{"))
             return pos + 1
         if depth >= _MAX_GROUP_DEPTH:
-            inner = [(TEXT, self.text[pos + 1:close])]
+            inner = [(_TEXT, self.text[pos + 1:close])]
         else:
             inner = self.parse(pos + 1 + self.skip_declaration(pos + 1, close), close, depth + 1)
         if pos and self.text[pos - 1] in "^_" and len(_join(inner)) > 1:
-            inner = [(TEXT, "("), *inner, (TEXT, ")")]  # math without dollars: e^{-t} -> e^(-t)
+            inner = [(_TEXT, "("), *inner, (_TEXT, ")")]  # math without dollars: e^{-t} -> e^(-t)
         out.extend(inner)
         return close + 1
 
@@ -589,13 +590,13 @@ class _TextConverter:
         if not self.text[m.end()].isspace() or _is_known_text_macro(name):
             return 0
         self.warn(f"unknown LaTeX declaration \\{name} outside math; dropped it")
-        return m.end() - pos
+        return _skip_blanks(self.text, m.end(), close) - pos
 
-    def parse_command(self, pos: int, end: int, depth: int, out: list[Piece]) -> int:
+    def parse_command(self, pos: int, end: int, depth: int, out: list[_Piece]) -> int:
         m = _CONTROL_SEQUENCE.match(self.text, pos, end)
         name, after = m.group(1), m.end()
         if not name:
-            out.append((TEXT, "\\"))  # a lone backslash at the end
+            out.append((_TEXT, "\\"))  # a lone backslash at the end
             return after
         if not name.isalpha():
             return self.parse_control_symbol(name, after, end, depth, out)
@@ -605,7 +606,7 @@ class _TextConverter:
         if handler is not None:
             return handler(name, after, end, depth, out)
         if name in _TEXT_SYMBOLS:
-            out.append((TEXT, _TEXT_SYMBOLS[name]))
+            out.append((_TEXT, _TEXT_SYMBOLS[name]))
             return after
         if name in _ACCENTS:
             return self.parse_accent(name, after, end, depth, out)
@@ -625,7 +626,7 @@ class _TextConverter:
 
     # -- argument reading
 
-    def read_arg(self, pos: int, end: int) -> tuple[int, int, int] | None:
+    def read_arg(self, pos: int, end: int, allow_math: bool = True) -> tuple[int, int, int] | None:
         """(content start, content end, position after) of the argument at `pos`.
 
         TeX-like: spaces (and one newline) are skipped; the argument is a
@@ -635,7 +636,7 @@ class _TextConverter:
         if q >= end or self.text[q] == "}":
             return None
         if q in self.math:
-            return q, self.math[q], self.math[q]
+            return (q, self.math[q], self.math[q]) if allow_math else None
         if self.text[q] == "{":
             close = self.closing.get(q)
             return (q + 1, close, close + 1) if close is not None and close < end else None
@@ -669,7 +670,12 @@ class _TextConverter:
             i += 1
         return False
 
-    def parse_arg(self, arg: tuple[int, int, int], depth: int) -> list[Piece]:
+    def has_math(self, start: int, stop: int) -> bool:
+        """Whether a math span begins in [start, stop)."""
+        i = bisect.bisect_left(self.math_starts, start)
+        return i < len(self.math_starts) and self.math_starts[i] < stop
+
+    def parse_arg(self, arg: tuple[int, int, int], depth: int) -> list[_Piece]:
         return self.parse(arg[0], arg[1], depth + 1)
 
     # -- handlers: each returns the position after what it consumed
@@ -717,14 +723,14 @@ class _TextConverter:
         if arg is None:
             return after
         raw_keys = self.text[arg[0]:arg[1]]
-        if "$" in raw_keys:  # not a key list; keep it as text rather than lose math
+        if "$" in raw_keys or self.has_math(arg[0], arg[1]):  # not keys: keep the math
             out.extend(self.parse_arg(arg, depth))
             return arg[2]
         keys = ["".join(k.split()) for k in raw_keys.split(",")]
         citation = _format_citation([k for k in keys if k], notes)
         if citation and not self.plain:
-            _replace_trailing_space(out, " ")
-            out.append((RAW, citation))
+            _replace_trailing_space(out)
+            out.append((_RAW, citation))
         return arg[2]
 
     def parse_nocite(self, name, after, end, depth, out):
@@ -746,27 +752,27 @@ class _TextConverter:
         link_text = self.parse_arg(label, depth) if label else []
         if not _join(link_text).strip() or self.plain:
             self.emit_url(target, depth, out)
-        elif "$" in self.text[target[0]:target[1]]:
-            out.extend(link_text)  # a `$` in a URL is broken input: keep the words
+        elif "$" in self.text[target[0]:target[1]] or self.has_math(target[0], target[1]):
+            out.extend(link_text)  # math in a URL is broken input: keep the words
         else:
             url = _clean_url(self.text[target[0]:target[1]])
             url = url.replace("(", "%28").replace(")", "%29")
-            out.extend([(TEXT, "["), *link_text, (TEXT, "]("), (RAW, url), (TEXT, ")")])
+            out.extend([(_TEXT, "["), *link_text, (_TEXT, "]("), (_RAW, url), (_TEXT, ")")])
         return label[2] if label else target[2]
 
-    def emit_url(self, arg: tuple[int, int, int], depth: int, out: list[Piece]) -> None:
+    def emit_url(self, arg: tuple[int, int, int], depth: int, out: list[_Piece]) -> None:
         raw = self.text[arg[0]:arg[1]]
-        if "$" in raw:  # a bare `$` in the output would pair as math
+        if "$" in raw or self.has_math(arg[0], arg[1]):  # a bare `$` would pair as math
             out.extend(self.parse_arg(arg, depth))
         else:
-            out.append((RAW, _clean_url(raw)))
+            out.append((_RAW, _clean_url(raw)))
 
-    def emit_code(self, start: int, end: int, depth: int, out: list[Piece]) -> None:
+    def emit_code(self, start: int, end: int, depth: int, out: list[_Piece]) -> None:
         code = _join(self.parse_plain(start, end, depth))
         if "$" in code:  # a code span cannot escape `$`; better plain text than bad math
             out.extend(self.parse(start, end, depth))
         else:
-            out.append((RAW, _code_span(code)))
+            out.append((_RAW, _code_span(code)))
 
     def parse_footnote(self, name, after, end, depth, out):
         arg = self.read_arg(after, end)
@@ -774,8 +780,8 @@ class _TextConverter:
             return after
         inner = _strip_pieces(self.parse_arg(arg, depth))
         if inner:
-            _replace_trailing_space(out, " ", always=True)
-            out.extend([(TEXT, "("), *inner, (TEXT, ")")])
+            _replace_trailing_space(out, always=True)
+            out.extend([(_TEXT, "("), *inner, (_TEXT, ")")])
         return arg[2]
 
     def parse_begin(self, name, after, end, depth, out):
@@ -785,9 +791,7 @@ class _TextConverter:
         env = self.text[arg[0]:arg[1]].strip()
         if env in _LIST_MARKERS:
             self.lists.append(env)
-            self.list_starts = True
-            _trim_trailing_space(out)
-            out.append((TEXT, "\n\n"))
+            _end_paragraph(out)
         else:
             self.warn(f"unknown LaTeX environment {env}; dropped \\begin and \\end")
         return _skip_blanks(self.text, arg[2], end)
@@ -800,30 +804,36 @@ class _TextConverter:
         if env in _LIST_MARKERS:
             if self.lists:
                 self.lists.pop()
-            _trim_trailing_space(out)
-            out.append((TEXT, "\n\n"))
+            _end_paragraph(out)
             return _skip_blanks(self.text, arg[2], end)
         return arg[2]
 
     def parse_item(self, name, after, end, depth, out):
         marker = _LIST_MARKERS[self.lists[-1]] if self.lists else "- "
         _trim_trailing_space(out)
-        out.append((TEXT, ("\n\n" if self.list_starts else "\n") + marker))
-        self.list_starts = False
+        if not _join(out[-1:]).endswith("\n"):  # a list needs a blank line before it
+            marker = ("\n" if self.lists else "\n\n") + marker
+        out.append((_TEXT, marker))
         label = self.read_optional(_skip_blanks(self.text, after, end), end)
         if label is not None:
             out.extend(self.wrap(self.parse_arg(label, depth), "**"))
-            out.append((TEXT, " "))
+            out.append((_TEXT, " "))
             after = label[2]
         return _skip_blanks(self.text, after, end)
 
     def parse_accent(self, name, after, end, depth, out):
-        arg = self.read_arg(after, end) if name.isalpha() else self.read_accent_base(after, end)
+        if name.isalpha():
+            arg = self.read_arg(after, end, allow_math=False)
+        else:
+            arg = self.read_accent_base(after, end)
         if arg is None:
-            out.append((TEXT, _SPACING_ACCENTS.get(name, "")))
+            out.append((_TEXT, _SPACING_ACCENTS.get(name, "")))
             return after
-        base = _join(self.parse_arg(arg, depth))
-        out.append((TEXT, _accent_text(base, _ACCENTS[name], _SPACING_ACCENTS.get(name, ""))))
+        base = self.parse_arg(arg, depth)
+        if any(is_raw for is_raw, _ in base):
+            out.extend(base)  # never put an accent on math
+        else:
+            out.append((_TEXT, _accent_text(_join(base), _ACCENTS[name], _SPACING_ACCENTS.get(name, ""))))
         return arg[2]
 
     def read_accent_base(self, pos: int, end: int) -> tuple[int, int, int] | None:
@@ -836,27 +846,29 @@ class _TextConverter:
 
     def parse_control_symbol(self, char, after, end, depth, out):
         if char in _TEXT_ESCAPES:
-            out.append((TEXT, char if self.plain else _TEXT_ESCAPES[char]))
+            out.append((_TEXT, char if self.plain else _TEXT_ESCAPES[char]))
             return after
         if char in _ACCENTS:
             return self.parse_accent(char, after, end, depth, out)
         if char in _TEXT_CONTROL_SPACES:
-            out.append((TEXT, _TEXT_CONTROL_SPACES[char]))
+            out.append((_TEXT, _TEXT_CONTROL_SPACES[char]))
             return after
-        out.append((TEXT, "\\" + char))  # `\*`, `\[`, ...: already a Markdown escape
+        out.append((_TEXT, "\\" + char))  # `\*`, `\[`, ...: already a Markdown escape
         return after
 
     def parse_math_macro(self, name, pos, after, end, out):
         stop = after
         for _ in range(_math_arity(name)):
-            arg = self.read_arg(stop, end)
+            arg = self.read_arg(stop, end, allow_math=False)
             if arg is None:
                 break
             stop = arg[2]
-        text = math_to_text(self.text[pos:stop])
+        if self.has_math(after, stop):
+            stop = after  # `\sqrt{$x$}`: flatten the macro only, keep the math
+        text = math_to_text(self.text[pos:stop]).replace("$", "\\$")  # `\bar\$` -> `$̄`
         if len(text) > 1 and text.isalpha() and _join(out[-1:])[-1:].isalnum():
             text = " " + text  # d\log n -> d log n
-        out.append((TEXT, text))
+        out.append((_TEXT, text))
         self.warn(f"LaTeX math macro \\{name} outside math; wrote it as plain text")
         return stop
 
@@ -868,25 +880,25 @@ class _TextConverter:
             pos = group[2]
         if any(_join(arg).strip() for arg in args):
             for i, arg in enumerate(args):
-                out.extend([(TEXT, " ")] * (i > 0) + arg)
+                out.extend([(_TEXT, " ")] * (i > 0) + arg)
             self.warn(f"unknown LaTeX macro \\{name} outside math; kept its text")
         else:
-            out.append((TEXT, name))  # `\xgboost{}` names a thing: keep the name
+            out.append((_TEXT, name))  # `\xgboost{}` names a thing: keep the name
             self.warn(f"unknown LaTeX macro \\{name} outside math; kept its name")
         return pos
 
     # -- building blocks
 
-    def wrap(self, inner: list[Piece], marker: str) -> list[Piece]:
+    def wrap(self, inner: list[_Piece], marker: str) -> list[_Piece]:
         """`marker` around `inner`, with its edge whitespace moved outside."""
         if self.plain or not marker:
             return inner
         lead, core, trail = _split_edge_space(inner)
         if not core:
-            return [(TEXT, lead + trail)] if lead + trail else []
-        return [(TEXT, lead + marker), *core, (TEXT, marker + trail)]
+            return [(_TEXT, lead + trail)] if lead + trail else []
+        return [(_TEXT, lead + marker), *core, (_TEXT, marker + trail)]
 
-    def parse_plain(self, start: int, end: int, depth: int) -> list[Piece]:
+    def parse_plain(self, start: int, end: int, depth: int) -> list[_Piece]:
         """Parse for a code span: escapes give the bare char, no emphasis markers."""
         saved, self.plain = self.plain, True
         try:
@@ -944,56 +956,69 @@ def _skip_blanks(text: str, pos: int, end: int) -> int:
     return pos
 
 
-def _join(pieces: list[Piece]) -> str:
+def _join(pieces: list[_Piece]) -> str:
     return "".join(s for _, s in pieces)
 
 
-def _split_edge_space(pieces: list[Piece]) -> tuple[str, list[Piece], str]:
+def _split_edge_space(pieces: list[_Piece]) -> tuple[str, list[_Piece], str]:
     """(leading whitespace, the rest without edge whitespace, trailing whitespace)."""
     core = [p for p in pieces if p[1]]
     lead = trail = ""
-    while core and core[0][0] is TEXT and not core[0][1].strip():
+    while core and core[0][0] is _TEXT and not core[0][1].strip():
         lead += core.pop(0)[1]
-    while core and core[-1][0] is TEXT and not core[-1][1].strip():
+    while core and core[-1][0] is _TEXT and not core[-1][1].strip():
         trail = core.pop()[1] + trail
-    if core and core[0][0] is TEXT:
+    if core and core[0][0] is _TEXT:
         text = core[0][1]
         stripped = text.lstrip()
         lead += text[:len(text) - len(stripped)]
-        core[0] = (TEXT, stripped)
-    if core and core[-1][0] is TEXT:
+        core[0] = (_TEXT, stripped)
+    if core and core[-1][0] is _TEXT:
         text = core[-1][1]
         stripped = text.rstrip()
         trail = text[len(stripped):] + trail
-        core[-1] = (TEXT, stripped)
+        core[-1] = (_TEXT, stripped)
     return lead, core, trail
 
 
-def _strip_pieces(pieces: list[Piece]) -> list[Piece]:
+def _strip_pieces(pieces: list[_Piece]) -> list[_Piece]:
     return _split_edge_space(pieces)[1]
 
 
-def _trim_trailing_space(out: list[Piece], chars: str = " \t\n") -> bool:
-    """Drop trailing `chars` from the end of `out`; say whether any were dropped."""
-    trimmed = False
-    while out and out[-1][0] is TEXT:
+def _trim_trailing_space(out: list[_Piece], chars: str = " \t\n") -> bool:
+    """Drop trailing `chars` from the end of `out`; say whether any were dropped.
+
+    A paragraph break is kept: removing it could let math pair across it.
+    """
+    dropped = ""
+    while out and out[-1][0] is _TEXT:
         text = out[-1][1]
         kept = text.rstrip(chars)
-        trimmed = trimmed or kept != text
+        dropped = text[len(kept):] + dropped
         if kept:
-            out[-1] = (TEXT, kept)
+            out[-1] = (_TEXT, kept)
             break
         out.pop()
-    return trimmed
+    if _PARAGRAPH_BREAK.search(dropped):
+        out.append((_TEXT, "\n\n"))
+    return bool(dropped)
 
 
-def _replace_trailing_space(out: list[Piece], space: str, always: bool = False) -> None:
+def _end_paragraph(out: list[_Piece]) -> None:
+    _trim_trailing_space(out)
+    if out and not _join(out[-1:]).endswith("\n"):
+        out.append((_TEXT, "\n\n"))
+
+
+def _replace_trailing_space(out: list[_Piece], always: bool = False) -> None:
     """Replace a run of spaces or `~` before a citation/footnote by one space.
 
-    Only within the line: a citation that starts a line stays at the start.
+    With `always`, add the space even if there was none. A citation that starts
+    the text or a line stays at the start.
     """
-    if _trim_trailing_space(out, " \t~") or (always and out and not _join(out[-1:]).endswith("\n")):
-        out.append((TEXT, space))
+    trimmed = _trim_trailing_space(out, " \t~")
+    if (trimmed or always) and out and not _join(out[-1:]).endswith("\n"):
+        out.append((_TEXT, " "))
 
 
 def _format_citation(keys: list[str], notes: list[str]) -> str:
@@ -1048,8 +1073,8 @@ _PROTECTED = re.compile(
     re.MULTILINE)
 
 
-def _typeset(pieces: list[Piece]) -> str:
-    """Join pieces, applying quotes, dashes and ties to runs of TEXT pieces."""
+def _typeset(pieces: list[_Piece]) -> str:
+    """Join pieces, applying quotes, dashes and ties to the runs of text pieces."""
     out: list[str] = []
     run: list[str] = []
     after_raw = False

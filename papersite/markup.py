@@ -8,23 +8,26 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
+from html import escape
 from urllib.parse import urlsplit
 
 import markdown
 from markdown.extensions import Extension
 from markdown.inlinepatterns import InlineProcessor
+from markdown.preprocessors import Preprocessor
 from markdown.treeprocessors import Treeprocessor
 from markdown.util import AtomicString
 
+from .latex import find_math_spans
 from .mathml import MathError, latex_to_mathml
 
 SAFE_SCHEMES = frozenset({"http", "https", "mailto"})
 # Bare URL up to whitespace or a bracket; trailing punctuation is trimmed afterwards.
 BARE_URL_RE = r"(?<![\w/])https?://[^\s<>\[\]{}\"']+"
 TRAILING_PUNCT = ".,;:!?'\")"
-MATH_RE = r"(?<![\\$])\$\$(?P<block>[^$]+?)\$\$|(?<![\\$\w])\$(?P<inline>[^$\n]+?)(?<![\\\s])\$(?!\w)"
 CITATION_RE = r"\[(?P<keys>@[^\]\s;]+(?:;\s*@[^\]\s;]+)*)\]"
 CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+URL_UNSAFE_CHAR_RE = re.compile(r"[\s\x00-\x1f\x7f-\x9f\"<>\\`\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]")
 
 
 def trim_url(url: str) -> str:
@@ -37,29 +40,16 @@ def trim_url(url: str) -> str:
 
 
 def is_safe_url(url: str) -> bool:
+    """An http(s) or mailto URL that is also well formed: no spaces, controls, quotes, angle brackets or
+    backslashes, which browsers repair in ways a reader cannot see (and the HTML checker rejects)."""
+    url = url.strip()
+    if not url or URL_UNSAFE_CHAR_RE.search(url):
+        return False
     try:
-        scheme = urlsplit(url.strip()).scheme.lower()
+        scheme = urlsplit(url).scheme.lower()
     except ValueError:
         return False
     return scheme in SAFE_SCHEMES
-
-
-class MathProcessor(InlineProcessor):
-    def __init__(self, pattern: str, md: markdown.Markdown, warnings: list[str]):
-        super().__init__(pattern, md)
-        self.warnings = warnings
-
-    def handleMatch(self, m, data):
-        display = m.group("block") is not None
-        latex = m.group("block") if display else m.group("inline")
-        try:
-            html = latex_to_mathml(latex, display)
-        except MathError as exc:
-            self.warnings.append(f"{exc}; shown as code")
-            el = ET.Element("code", {"class": "math-error"})
-            el.text = AtomicString(m.group(0))
-            return el, m.start(0), m.end(0)
-        return self.md.htmlStash.store(html), m.start(0), m.end(0)
 
 
 class BareUrlProcessor(InlineProcessor):
@@ -115,6 +105,35 @@ def replace_with_text(parent: ET.Element, child: ET.Element, text: str) -> None:
         prev.tail = (prev.tail or "") + tail
 
 
+class MathStash(Preprocessor):
+    """Swap each $..$ / $$..$$ span for finished MathML before any Markdown rule runs, so `_` and `*`
+    inside formulas are never read as emphasis. Spans are found by the same rule the importer uses."""
+
+    def __init__(self, md: markdown.Markdown, warnings: list[str]):
+        super().__init__(md)
+        self.warnings = warnings
+
+    def run(self, lines: list[str]) -> list[str]:
+        text = "\n".join(lines)
+        pieces, last = [], 0
+        for start, end in find_math_spans(text):
+            span = text[start:end]
+            if not span.startswith("$"):
+                continue  # in Markdown, \\( and \\[ are escaped brackets, not math
+            pieces += [text[last:start], self.md.htmlStash.store(self.to_html(span))]
+            last = end
+        pieces.append(text[last:])
+        return "".join(pieces).split("\n")
+
+    def to_html(self, span: str) -> str:
+        display = span.startswith("$$")
+        try:
+            return latex_to_mathml(span[2:-2] if display else span[1:-1], display)
+        except MathError as exc:
+            self.warnings.append(f"{exc}; shown as code")
+            return f'<code class="math-error">{escape(span)}</code>'
+
+
 class PapersiteExtension(Extension):
     def __init__(self, warnings: list[str]):
         super().__init__()
@@ -123,8 +142,9 @@ class PapersiteExtension(Extension):
     def extendMarkdown(self, md):
         md.ESCAPED_CHARS.append("$")  # so `\$5` is a literal dollar, not the start of math
         md.preprocessors.deregister("html_block")
+        # After normalize_whitespace (30), which would strip the stash placeholders' marker bytes.
+        md.preprocessors.register(MathStash(md, self.warnings), "math", 25)
         md.inlinePatterns.deregister("html")
-        md.inlinePatterns.register(MathProcessor(MATH_RE, md, self.warnings), "math", 185)
         md.inlinePatterns.register(CitationProcessor(CITATION_RE, md), "citation", 175)
         md.inlinePatterns.register(BareUrlProcessor(BARE_URL_RE, md), "bare_url", 115)
         md.treeprocessors.register(SanitiseTree(md), "sanitise", 5)

@@ -72,7 +72,8 @@ CUT_BEFORE = PREPOSITIONS | (CONJUNCTIONS - {"both", "either", "neither"}) | REL
 )
 # Nouns that mean nothing without their "of ..." complement.
 QUANTITY_NOUNS = frozenset(
-    "set sets number class family collection pair pairs variety range kind type form sequence series lot amount subset".split()
+    """set sets number class family collection pair pairs variety range kind type form
+    sequence series lot amount subset""".split()
 )
 DEGREE_WORDS = frozenset("more less most least very highly better faster".split())
 ADJECTIVE_ENDINGS = ("ive", "ous", "ful", "less", "able", "ible", "ical", "ial")
@@ -106,6 +107,8 @@ DESCRIPTOR_SUFFIXES = frozenset(
 VAGUE_OBJECTS = frozenset(
     "code codes data results experiments findings details insights weights implementation implementations".split()
 )
+# Capitalised sentence words that never start a name.
+NOT_NAMES = ARTICLES | frozenset("our two three several both we this these it".split())
 # Irregular third-person verbs that `base_form` must not touch.
 UNCHANGED_BASE = frozenset({"is", "has", "was", "does", "focus", "process", "address", "bias"})
 
@@ -122,13 +125,14 @@ LATEX_WRAP_RE = re.compile(
     r"\\(?:textbf|textit|emph|texttt|textsc|textrm|textsf|underline|mbox|text|url|mathrm|mathbf|mathsf)\{([^{}]*)\}"
 )
 LATEX_ESCAPE_RE = re.compile(r"\\([%&_#$])")
-LATEX_QUOTES_RE = re.compile(r"``(.*?)(?:''|\")")
+LATEX_QUOTES_RE = re.compile(r"``(.{0,300}?)(?:''|\")")
 LATEX_COMMAND_RE = re.compile(r"\\[A-Za-z]+\*?")
-# Markdown as the importer writes it.
-MD_CITE_RE = re.compile(r"\s*\[@[^\]]*\]")
-MD_LINK_RE = re.compile(r"\[([^\]]*)\]\([^)]*\)")
-MD_AUTOLINK_RE = re.compile(r"<https?://[^>\s]*>")
-MD_EMPHASIS_RE = re.compile(r"(\*{1,3}|(?<![\w\\])_{1,3})(?=\S)(.+?)(?<=\S)\1(?!\w)")
+# Markdown as the importer writes it. Every span is bounded so that unclosed markers
+# cannot make matching quadratic.
+MD_CITE_RE = re.compile(r"\s*\[@[^\]\[]{0,300}\]")
+MD_LINK_RE = re.compile(r"\[([^\]\[]{0,300})\]\([^()]{0,500}\)")
+MD_AUTOLINK_RE = re.compile(r"<https?://[^<>\s]{0,500}>")
+MD_EMPHASIS_RE = re.compile(r"(\*{1,3}|(?<![\w\\])_{1,3})(?=\S)(.{1,300}?)(?<=\S)\1(?!\w)")
 MD_STRAY_STARS_RE = re.compile(r"\*+")
 URL_RE = re.compile(r"(?:https?://|www\.)\S+", re.I)
 # PDF line wraps that split a word: "cap-\ntions", "de- scent" (but not "first- and second-order").
@@ -142,7 +146,6 @@ ASIDE_DASH_RE = re.compile(r"\s*(?:---|—|\s--\s|\s–\s).*$", re.S)
 # A sentence ends at . ! ? before a capital, unless the period closes an
 # abbreviation; ICML 2024 abstracts also run sentences together ("scenarios.Inspired").
 SENTENCE_END_RE = re.compile(r"(?<=[.!?])\s+(?=[\"“(\[]?[A-Z0-9$\\])|(?<=[a-z]{3}[.!?])(?=[A-Z][a-z])")
-LAST_WORD_RE = re.compile(r"(\S+)$")
 OPENING_FILLER_RE = re.compile(
     r"^(?i:it\s+is\s+(?:well[- ]known|widely\s+(?:known|believed|accepted))\s+that|recently|"
     r"in\s+recent\s+years|nowadays|over\s+the\s+(?:past|last)\s+(?:few\s+)?(?:years|decades?)|"
@@ -155,7 +158,10 @@ SUBORDINATE_RE = re.compile(
     r"besides|for|under|when|if|in|on|with|without|by|after|before|to)\b[^,]{3,120},\s+"
 )
 SUBJECT = r"(?:we|this\s+(?:paper|work|article|study|note)|our\s+(?:paper|work|study))"
-ADVERBS = r"(?:\s+(?:\w+ly|first|further|also|then|here|now|next|thus|therefore|hence|instead|additionally|finally|are\s+the\s+first\s+to))*"
+ADVERBS = (
+    r"(?:\s+(?:\w+ly|first|further|also|then|here|now|next|thus|therefore|hence|instead|"
+    r"additionally|finally|are\s+the\s+first\s+to))*"
+)
 MAKE_VERBS = (
     r"(?:introduce|propose|present|develop|design|build|construct|curate|create|devise|release|"
     r"contribute|offer|unveil|formulate|describe|suggest|discover|define)"
@@ -202,12 +208,14 @@ MARKER_RE = re.compile(
 # "we address this issue by developing X": X is the contribution.
 BY_MAKING_RE = re.compile(
     r"^(?i:this|these|that|the|such|a\s+step|a\s+direction|a\s+way|an\s+answer)\b[^,]{0,50}?\s+by\s+(?:\w+ly\s+)?"
-    r"(?i:developing|proposing|introducing|designing|presenting|building|constructing|deriving|formulating|using)\s+(?P<rest>.+)$",
+    r"(?i:developing|proposing|introducing|designing|presenting|building|constructing|deriving|"
+    r"formulating|using)\s+(?P<rest>.+)$",
     re.S,
 )
 ENUMERATOR_RE = re.compile(r"^\(?(?:[ivx]{1,4}|\d{1,2}|[a-e])\)\s+")
 LEADING_ADVERB_RE = re.compile(
-    r"^(?i:(?:here|instead|also|further|then|now|therefore|thus|hence|in\s+this\s+(?:paper|work|article|study))\b,?\s+)+"
+    r"^(?i:(?:here|instead|also|further|then|now|therefore|thus|hence|"
+    r"in\s+this\s+(?:paper|work|article|study))\b,?\s+)+"
 )
 # An object that points back ("this issue") or is not a noun phrase ("whether ...", "is based on").
 NOT_A_SUBJECT_RE = re.compile(
@@ -215,7 +223,8 @@ NOT_A_SUBJECT_RE = re.compile(
 )
 ANAPHORIC_END_RE = re.compile(
     r"(?i)\b(?:the|this|that|these|those|such)\s+(?:\w+\s+)?"
-    r"(?:problems?|issues?|gaps?|challenges?|limitations?|tasks?|settings?|questions?|shortcomings?|difficult(?:y|ies))$"
+    r"(?:problems?|issues?|gaps?|challenges?|limitations?|tasks?|settings?|questions?|shortcomings?|"
+    r"difficult(?:y|ies))$"
 )
 
 # Name shapes.
@@ -230,15 +239,18 @@ ACRONYM_RE = re.compile(
     r"(?P<long>[^,;:()$]{3,90}?)\s*\((?P<acr>[A-Za-z][A-Za-z0-9+.\-]{1,14})\)(?P<tail>.*)$",
     re.S,
 )
+CALLED = r"(?i:called|named|dubbed|termed|coined|referred\s+to\s+as|designated\s+as)"
 # "<a generic phrase>, Name ..." or "<phrase> called Name ...".
 LED_CALLED_RE = re.compile(
-    r"^(?P<lead>[^()$]{3,120}?),?\s+(?i:called|named|dubbed|termed|coined|referred\s+to\s+as|designated\s+as)\s+(?P<tail>.+)$",
+    rf"^(?P<lead>[^()$]{{3,120}}?),?\s+{CALLED}\s+(?P<tail>.+)$",
     re.S,
 )
-CALLED_WORDS_RE = re.compile(r",?\s+(?i:called|named|dubbed|termed|coined|referred\s+to\s+as|designated\s+as)\s+")
+CALLED_WORDS_RE = re.compile(rf",?\s+{CALLED}\s+")
 LED_COMMA_RE = re.compile(r"^(?P<lead>(?i:an?|the)\s+[^,()$]{2,70}?),\s+(?P<tail>.+)$", re.S)
 PAREN_RE = re.compile(r"^\s*\((?P<inner>[^()]*)\)")
-DESCRIPTION_RE = re.compile(r"^\s*[,:]\s+(?:(?i:which|that)\s+(?:is|are)\s+|(?i:as)\s+)?(?P<desc>(?i:an?|the)\s.+)$", re.S)
+DESCRIPTION_RE = re.compile(
+    r"^\s*[,:]\s+(?:(?i:which|that)\s+(?:is|are)\s+|(?i:as)\s+)?(?P<desc>(?i:an?|the)\s.+)$", re.S
+)
 APPOSITIVE_RE = re.compile(r"^\s*,\s+(?i:an?|the)\s")
 AS_DESCRIPTION_RE = re.compile(r"^\s+(?i:as)\s+(?P<desc>(?i:an?|the)\s.+)$", re.S)
 WHICH_VERB_RE = re.compile(r"^\s*,?\s+(?i:which|that)\s+(?P<adverb>\w+ly\s+)?(?P<verb>[a-z]+s)\s+(?P<object>.+)$", re.S)
@@ -254,12 +266,12 @@ NOVELTY_RE = re.compile(
     r"\b(?P<article>(?i:an?|the))\s+(?i:novel|new|innovative|simple\s+yet\s+effective)(?:\s*,|\s+(?i:and|but))?\s+"
 )
 DEMONSTRATIVE_RE = re.compile(r"\b(?i:these|those|such)\s+(?!as\b)(?=[a-z])")
-# A comma followed by one of these ends a phrase; a comma inside a list does not.
 # Words that open a noun phrase or an object: after "and <verb>" or ", <verb>ing" they show a clause.
 DETERMINER = (
     r"(?i:a|an|the|it|them|its|their|our|this|these|that|how|what|whether|several|two|three|new|"
     r"novel|both|either|only|as|us|various|multiple|extensive|with|on|in|from|to|inspiration)\b"
 )
+# A comma followed by one of these ends a phrase; a comma inside a list does not.
 CLAUSE_COMMA_RE = re.compile(
     rf",\s+(?=(?i:e\.g\.|i\.e\.)|(?i:an?|the|which|where|whereby|while|whereas|when|with|without|including|"
     r"such|namely|each|based|thereby|thus|hence|but|so|because|as|for|in|to|by|"
@@ -281,7 +293,7 @@ AND_CLAUSE_RE = re.compile(
     r"outperforms|uses|learns|shows|offers|supports|reduces|performs|makes)\b"
 )
 # A short formula standing alone after a word: "the sampling policy $q_t$ at each stage $t$".
-MATH_LABEL_RE = re.compile(r"(?P<word>[A-Za-z]+)\s+\$[^$\s]{1,12}\$(?=[\s,;.]|$)")
+MATH_LABEL_RE = re.compile(r"\b(?P<word>[A-Za-z]+)\s+\$[^$\s]{1,12}\$(?=[\s,;.]|$)")
 HARD_END_RE = re.compile(r"[;:!?](?:\s|$)|\.$")
 SPACE_BEFORE_PUNCT_RE = re.compile(r"\s+([,.;:)\]”])")
 TRAILING_JUNK_RE = re.compile(r"[\s,.;:!?\-–—(\[{'\"“‘`*_]+$")
@@ -339,12 +351,13 @@ def slugify(text: str, max_len: int = 60) -> str:
 
 def derive_slug(title: str, method: str | None) -> str:
     """A short readable slug: the method name, else the leading significant words of the title."""
-    if method and SLUG_JUNK_RE.sub("", slugify(method, SLUG_MAX)) != FALLBACK_SLUG:
-        return slugify(method, SLUG_MAX)
+    method_slug = slugify(method or "", SLUG_MAX)
+    if method_slug != FALLBACK_SLUG:
+        return method_slug
     text = clean_text(title)
     head, colon, _ = text.partition(": ")
     # A given title "Name: what it is" is best known by its name.
-    if colon and len(head.split()) <= 2 and is_name_like(head.split()[-1]):
+    if colon and 1 <= len(head.split()) <= 2 and is_name_like(head.split()[-1]):
         return slugify(head, SLUG_MAX)
     return slugify("-".join(significant_words(text)), SLUG_MAX)
 
@@ -373,6 +386,7 @@ def clean_text(text: str) -> str:
 
 
 def clean_prose(text: str) -> str:
+    """Prose outside formulas: LaTeX and Markdown markup unwrapped, citations and links dropped."""
     text = LATEX_CITE_RE.sub("", text)
     # Nested wrappers (\textbf{\textit{X}}) need one pass per level.
     for _ in range(4):
@@ -395,8 +409,9 @@ def split_sentences(text: str) -> list[str]:
     sentences: list[str] = []
     start = 0
     for match in SENTENCE_END_RE.finditer(text):
-        last = LAST_WORD_RE.search(text, start, match.start())
-        if last and last.group(1).lower() in ABBREVIATIONS:
+        space = text.rfind(" ", start, match.start())
+        last_word = text[max(space + 1, start):match.start()]
+        if last_word.lower() in ABBREVIATIONS:
             continue
         sentences.append(text[start:match.start()].strip())
         start = match.end()
@@ -424,7 +439,8 @@ def parse_acronym(text: str) -> Named | None:
     match = ACRONYM_RE.match(text)
     if not match:
         return None
-    long_form, acronym, tail = expansion_of(match.group("long"), match.group("acr")), match.group("acr"), match.group("tail")
+    acronym, tail = match.group("acr"), match.group("tail")
+    long_form = expansion_of(match.group("long"), acronym)
     if not is_acronym_of(acronym, long_form):
         return None
     # "a Markov chain Monte Carlo (MCMC) scheme" describes the contribution with a
@@ -458,8 +474,9 @@ def parse_named(text: str, called: bool = False) -> Named | None:
     if not match:
         return None
     name, tail = match.group("name"), match.group("tail")
-    # "Zeno, a technique to ...": a plain capitalised word is a name when an appositive follows.
-    plain_name = name.isalpha() and name[0].isupper() and len(name) > 2 and (called or APPOSITIVE_RE.match(tail))
+    # "Zeno, a technique ...", "Lightning Attention, the first ...": plain capitalised words
+    # are a name only when an appositive or "called" says so.
+    plain_name = is_capitalised(name) and (called or APPOSITIVE_RE.match(tail))
     if not (is_name(name) or plain_name):
         return None
     long_form, description = describe_tail(tail)
@@ -509,12 +526,20 @@ def describe_tail(tail: str) -> tuple[str, str]:
 def is_name(text: str) -> bool:
     """One name-like word (HYPRL), or a few capitalised words with a name-like one (CCA Merge)."""
     words = text.split()
-    if words[0].lower() in ARTICLES | {"our", "two", "three", "several", "both", "we"}:
+    if words[0].lower() in NOT_NAMES:
         return False
-    if len(words) == 1:
-        return is_name_like(words[0])
     capitalised = all(word[0].isupper() or is_name_like(word) for word in words)
-    return capitalised and (any(is_name_like(word) for word in words) or len(words) <= 3)
+    return capitalised and any(is_name_like(word) for word in words)
+
+
+def is_capitalised(text: str) -> bool:
+    """One to three plain capitalised words: "Zeno", "Lightning Attention"."""
+    words = text.split()
+    return (
+        len(words) <= 3
+        and words[0].lower() not in NOT_NAMES
+        and all(word[0].isupper() and word.replace("-", "").isalpha() and len(word) > 2 for word in words)
+    )
 
 
 def is_name_like(word: str) -> bool:
@@ -824,7 +849,8 @@ def capitalize_first(text: str) -> str:
     """Upper-case the first letter, unless the first word is styled that way (iFinder, eBay)."""
     if not text or not text[0].isalpha() or text[0].isupper():
         return text
-    if any(c.isupper() for c in text.split()[0][1:]):
+    # "ß".upper() is "SS": a capital that changes the length would break the length limit.
+    if any(c.isupper() for c in text.split()[0][1:]) or len(text[0].upper()) != 1:
         return text
     return text[0].upper() + text[1:]
 

@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from papersite.latex import latex_to_markdown
 from papersite.titles import (
     DANGLING,
     TITLE_MAX,
@@ -112,6 +113,13 @@ def test_seed_title_method_and_slug(abstract, expected):
 @pytest.mark.parametrize("abstract", SEEDS, ids=[e[2] for e in EXPECTED])
 def test_seed_titles_are_whole_words_within_limit(abstract):
     assert_reads_as_title(derive_title(abstract), abstract)
+
+
+@pytest.mark.parametrize(("abstract", "expected"), list(zip(SEEDS, EXPECTED)), ids=[e[2] for e in EXPECTED])
+def test_seed_title_is_the_same_after_latex_conversion(abstract, expected):
+    """The importer derives titles from the Markdown body, not from the raw LaTeX."""
+    body = latex_to_markdown(abstract)[0]
+    assert (derive_title(body), method_name(body)) == expected[:2]
 
 
 def test_seed_slugs_are_unique():
