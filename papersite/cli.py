@@ -8,6 +8,7 @@ from pathlib import Path
 
 from .errors import Problem, Report, SiteError
 from .pipeline import BuildOptions, build
+from .progress import Progress
 
 COMMANDS = ("build", "import", "serve")
 
@@ -15,6 +16,11 @@ BUILD_EXAMPLES = """examples:
   python build.py                                   build content/ into site/
   python build.py build --base-url https://me.github.io/papers/
   python build.py build --content other/ --out /tmp/site --strict
+"""
+SERVE_EXAMPLES = """examples:
+  python build.py serve                             build, then serve on http://127.0.0.1:8000/
+  python build.py serve --port 0                    any free port (printed)
+  python build.py serve --content other/ --out /tmp/site
 """
 IMPORT_EXAMPLES = """examples:
   python build.py import content/sources/neurips2025-abstracts.txt
@@ -35,6 +41,16 @@ def make_parser() -> argparse.ArgumentParser:
         description="Read content/, templates/, static/ and site.yml; write the site to --out, replacing it only when the build succeeds.",
     )
     add_build_options(build_parser)
+    serve_parser = commands.add_parser(
+        "serve", help="build, serve on localhost, rebuild on every change", epilog=SERVE_EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Build into --out and serve it on 127.0.0.1. Edits to the content, templates, static files or "
+                    "config rebuild the site within about a second and reload the open page; a failed rebuild "
+                    "prints its errors and the last good site stays up. Without --base-url the server's own address "
+                    "is the base URL. Ctrl-C stops.",
+    )
+    add_build_options(serve_parser)
+    serve_parser.add_argument("--port", type=int, default=8000, help="port on 127.0.0.1 (default: 8000; 0 picks a free one)")
     import_parser = commands.add_parser(
         "import", help="turn a raw abstracts file into content/papers/*.md pages", epilog=IMPORT_EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -55,25 +71,32 @@ def add_build_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", type=Path, default=Path("site"), help="output directory (default: site)")
     parser.add_argument("--base-url", help="absolute URL the site is served from; enables sitemap, feed and canonical links")
     parser.add_argument("--strict", action="store_true", help="treat warnings as errors")
+    parser.add_argument("--clean", action="store_true",
+                        help="ignore the build cache and render everything (a fresh cache is still written)")
+    parser.add_argument("--jobs", type=int, metavar="N",
+                        help="worker processes for per-page work (default: $PAPERSITE_JOBS, else one per core; 1: none)")
+    parser.add_argument("--cache-dir", type=Path, metavar="DIR",
+                        help="where the build cache lives (default: .papersite-cache/ beside the output directory)")
     parser.add_argument("--templates", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--static", type=Path, help=argparse.SUPPRESS)
 
 
 def build_options(args: argparse.Namespace) -> BuildOptions:
-    extra = {key: value for key in ("templates", "static") if (value := getattr(args, key)) is not None}
+    extra = {key: value for key in ("templates", "static", "jobs", "cache_dir") if (value := getattr(args, key, None)) is not None}
     return BuildOptions(content=args.content, config=args.config, out=args.out,
-                        base_url=args.base_url, strict=args.strict, **extra)
+                        base_url=args.base_url, strict=args.strict, clean=getattr(args, "clean", False), **extra)
 
 
 def print_problems(problems, kind: str = "error") -> None:
     for problem in problems:
-        print(f"{problem}" if kind == "error" else f"{problem.path}{':' + str(problem.line) if problem.line else ''}: warning: {problem.message}",
+        print(f"{problem}" if kind == "error" else f"{problem.path}{':' + str(problem.line) if problem.line else ''}: {kind}: {problem.message}",
               file=sys.stderr)
 
 
 def run_build(args: argparse.Namespace) -> int:
-    result = build(build_options(args))
+    result = build(build_options(args), Progress())
     print_problems(result.warnings, "warning")
+    print_problems(result.notes, "note")
     print(f"build: {result.pages} pages ({result.files} files) written to {args.out} "
           f"with {len(result.warnings)} warning{'s' if len(result.warnings) != 1 else ''} in {result.seconds:.2f}s")
     return 0
@@ -101,6 +124,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.command == "import":
             return run_import(args)
+        if args.command == "serve":
+            from .serve import run_serve
+
+            return run_serve(args)
         return run_build(args)
     except SiteError as err:
         print_problems(err.problems)

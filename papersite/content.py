@@ -8,12 +8,19 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from .cache import BuildCache, digest, fingerprint
 from .errors import Report, SiteError
+from .markup import is_safe_url
 from .model import Paper, Tag, Taxonomy
-from .sources import read_text
+from .sources import decode_text, read_text
 from .yamlsrc import Located, parse_yaml, unknown_key_message
 
-SLUG_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+# \Z, not $: "$" also matches before a final newline, and `slug: "x\n"` must not pass.
+SLUG_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*\Z")
+# Bidi embeddings, overrides and isolates reorder how text around them displays, and zero-width
+# characters make equal-looking strings differ; with controls, none has a place in shown text.
+INVISIBLE_RE = re.compile("[\u200b\u2060\ufeff\u202a-\u202e\u2066-\u2069]")
+UNSHOWABLE_RE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u200b\u2060\ufeff\u202a-\u202e\u2066-\u2069]")
 TITLE_SOURCES = ("derived", "given", "edited")
 REQUIRED = ("id", "slug", "title", "venue", "year")
 LIST_KEYS = ("tags", "code", "authors", "aliases")
@@ -21,20 +28,36 @@ ALLOWED_KEYS = ("id", "slug", "title", "title_source", "venue", "year", *LIST_KE
 TAG_KEYS = ("slug", "name", "description", "phrases")
 
 
-def load_content(content_dir: Path, report: Report) -> tuple[list[Paper], Taxonomy]:
-    """Load tags.yml and every paper; problems go into `report` (errors abort later, all at once)."""
+def load_content(content_dir: Path, report: Report, cache: BuildCache | None = None) -> tuple[list[Paper], Taxonomy]:
+    """Load tags.yml and every paper; problems go into `report` (errors abort later, all at once).
+
+    With a `cache`, a file whose bytes, path and taxonomy are unchanged since the last build
+    gives the same Paper without parsing; only files that loaded without any problem are kept.
+    """
     if not content_dir.is_dir():
         raise SiteError.at(str(content_dir), None, "content directory not found (pass --content DIR)")
     taxonomy = load_taxonomy(content_dir / "tags.yml")
+    taxonomy_key = fingerprint(taxonomy) if cache is not None else b""
     papers = []
     for path in find_paper_files(content_dir):
+        data = key = None
+        if cache is not None:
+            data = path.read_bytes()
+            key = digest(str(path).encode("utf-8", "surrogateescape") + b"\0" + taxonomy_key + data)
+            paper = cache.get("papers", key)
+            if paper is not None:
+                papers.append(paper)
+                continue
+        problems_before = len(report.errors) + len(report.warnings)
         try:
-            paper = load_paper(path, taxonomy, report)
+            paper = load_paper(path, taxonomy, report, data)
         except SiteError as err:
             report.absorb(err)
             continue
         if paper is not None:
             papers.append(paper)
+            if cache is not None and len(report.errors) + len(report.warnings) == problems_before:
+                cache.put("papers", key, paper)
     check_unique(papers, report)
     return sort_papers(papers), taxonomy
 
@@ -62,10 +85,10 @@ def split_front_matter(text: str, shown: str) -> tuple[str, str, int]:
     raise SiteError.at(shown, 1, "unterminated front matter: no closing '---' line")
 
 
-def load_paper(path: Path, taxonomy: Taxonomy, report: Report) -> Paper | None:
-    """One page; None when its problems were added to `report`."""
+def load_paper(path: Path, taxonomy: Taxonomy, report: Report, data: bytes | None = None) -> Paper | None:
+    """One page (from `data`, its bytes, when the caller has read them); None when its problems were added to `report`."""
     shown = str(path)
-    front, body, body_line = split_front_matter(read_text(path), shown)
+    front, body, body_line = split_front_matter(read_text(path) if data is None else decode_text(data, shown), shown)
     doc = parse_yaml(front, shown, first_line=2)
     if not isinstance(doc.value, dict):
         raise SiteError.at(shown, 2, "front matter must be a mapping of keys to values")
@@ -75,7 +98,12 @@ def load_paper(path: Path, taxonomy: Taxonomy, report: Report) -> Paper | None:
         report.error(shown, body_line, "empty abstract: write the abstract below the front matter")
     if len(report.errors) > errors_before:
         return None
-    return Paper(**fields, body=body.strip("\n"), path=shown, body_line=body_line)
+    return Paper(**fields, body=showable(body).strip("\n"), path=shown, body_line=body_line)
+
+
+def showable(text: str) -> str:
+    """Text as pages show it: no control characters, no bidi overrides, no zero-width characters."""
+    return UNSHOWABLE_RE.sub("", text)
 
 
 def validate_front_matter(doc: Located, taxonomy: Taxonomy, report: Report) -> dict:
@@ -95,7 +123,8 @@ def validate_front_matter(doc: Located, taxonomy: Taxonomy, report: Report) -> d
         if key in data and (not isinstance(data[key], str) or not data[key].strip()):
             fail(key, f"must be non-empty text, got {describe(data[key])}")
     if isinstance(data.get("slug"), str) and not SLUG_RE.match(data["slug"]):
-        fail("slug", f"must be lower-case letters, digits and single hyphens (no '/', '..' or spaces), got {data['slug']!r}")
+        fail("slug", f"must be lower-case letters, digits and single hyphens (no '/', '..' or spaces), got {data['slug']!r}"
+                     + invisible_note(data["slug"]))
     year = data.get("year")
     if "year" in data and (not isinstance(year, int) or isinstance(year, bool) or not 1900 <= year <= 2100):
         fail("year", f"must be a four-digit year, got {describe(year)}")
@@ -109,15 +138,19 @@ def validate_front_matter(doc: Located, taxonomy: Taxonomy, report: Report) -> d
             fail("tags", f"names unknown tag '{tag}' (add it to tags.yml or fix the spelling)")
     for alias in lists["aliases"]:
         if not SLUG_RE.match(alias):
-            fail("aliases", f"entry {alias!r} is not a valid slug")
+            fail("aliases", f"entry {alias!r} is not a valid slug{invisible_note(alias)}")
+    for link in lists["code"]:
+        if not is_safe_url(link):
+            report.warn(shown, doc.key_line("code"), f"'code' entry {link!r} is not a plain http(s) URL; shown as text, not linked")
     return {
         "id": str(data.get("id", "")).strip(),
         "slug": str(data.get("slug", "")),
-        "title": str(data.get("title", "")).strip(),
+        "title": showable(str(data.get("title", ""))).strip(),
         "title_source": title_source,
-        "venue": str(data.get("venue", "")).strip(),
+        "venue": showable(str(data.get("venue", ""))).strip(),
         "year": year if isinstance(year, int) else 0,
         **{key: tuple(values) for key, values in lists.items()},
+        "authors": tuple(a for a in (showable(a).strip() for a in lists["authors"]) if a),
     }
 
 
@@ -129,6 +162,11 @@ def validate_string_list(doc: Located, key: str, report: Report) -> list[str]:
         report.error(doc.path, doc.key_line(key), f"'{key}' must be a list of text items, like [a, b], got {describe(value)}")
         return []
     return [v.strip() for v in value if v.strip()]
+
+
+def invisible_note(text: str) -> str:
+    found = sorted({f"U+{ord(c):04X}" for c in INVISIBLE_RE.findall(text)})
+    return f" (it holds invisible characters: {', '.join(found)})" if found else ""
 
 
 def describe(value: object) -> str:
@@ -173,7 +211,9 @@ def load_taxonomy(path: Path) -> Taxonomy:
     for slug in sorted({s for s in slugs if slugs.count(s) > 1}):
         report.error(shown, 1, f"tag '{slug}' is defined more than once")
     fallback = data.get("fallback")
-    if fallback not in slugs:
+    # Against every slug written, valid tag or not: a tag with another mistake is reported once, for that.
+    written = slugs + [item.get("slug") for item in data["tags"] if isinstance(item, dict)]
+    if fallback not in written:
         report.error(shown, doc.key_line("fallback"), f"'fallback' must name one of the tags, got {fallback!r}")
     report.raise_errors()
     return Taxonomy(tags=tuple(tags), fallback=fallback)
@@ -194,7 +234,8 @@ def validate_tag(doc: Located, item: object, node, report: Report) -> Tag | None
             report.error(doc.path, doc.key_line(key, node) if key in item else line, f"tag '{key}' is required text")
             ok = False
     if ok and not SLUG_RE.match(item["slug"]):
-        report.error(doc.path, doc.key_line("slug", node), f"tag slug {item['slug']!r} must be lower-case letters, digits and hyphens")
+        report.error(doc.path, doc.key_line("slug", node),
+                     f"tag slug {item['slug']!r} must be lower-case letters, digits and hyphens{invisible_note(item['slug'])}")
         ok = False
     phrases = item.get("phrases") or []
     if not isinstance(phrases, list) or not all(isinstance(p, str) for p in phrases):
@@ -202,4 +243,5 @@ def validate_tag(doc: Located, item: object, node, report: Report) -> Tag | None
         ok = False
     if not ok:
         return None
-    return Tag(item["slug"], item["name"].strip(), item["description"].strip(), tuple(p.strip().lower() for p in phrases))
+    return Tag(item["slug"], showable(item["name"]).strip(), showable(item["description"]).strip(),
+               tuple(p.strip().lower() for p in phrases))

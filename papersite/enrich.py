@@ -8,7 +8,10 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from . import parallel
+from .cache import BuildCache, digest
 from .errors import Report
+from .timing import timed
 from .latex import flatten_markdown
 from .markup import MarkdownRenderer
 from .model import Paper
@@ -50,10 +53,12 @@ class RenderedText:
     text: str
 
 
-def enrich_papers(papers: list[Paper], report: Report) -> list[PaperPage]:
-    renderer = MarkdownRenderer()
-    rendered = [render_paper_text(renderer, paper, report) for paper in papers]
-    related = related_papers([f"{r.title_text}. {r.text}" for r in rendered])
+def enrich_papers(papers: list[Paper], report: Report, cache: BuildCache | None = None, jobs: int = 1) -> list[PaperPage]:
+    """`cache` keeps each paper's rendered text for the next build; `jobs` workers render the rest."""
+    with timed("markdown and math"):
+        rendered = render_texts(papers, report, cache, jobs)
+    with timed("related papers"):
+        related = related_papers([f"{r.title_text}. {r.text}" for r in rendered])
     pages = []
     for i, (paper, text) in enumerate(zip(papers, rendered)):
         words = len(text.text.split())
@@ -74,6 +79,47 @@ def enrich_papers(papers: list[Paper], report: Report) -> list[PaperPage]:
             ),
         ))
     return pages
+
+
+def render_texts(papers: list[Paper], report: Report, cache: BuildCache | None, jobs: int) -> list[RenderedText]:
+    """Markdown and math of every paper: from the cache when its title and body are unchanged,
+    else on `jobs` workers. Warnings are reported in paper order either way."""
+    results: list = [None] * len(papers)
+    keys: list = [None] * len(papers)
+    todo = []
+    for i, paper in enumerate(papers):
+        if cache is not None:
+            keys[i] = digest(f"{paper.title}\0{paper.body}".encode("utf-8", "surrogatepass"))
+            results[i] = cache.get("texts", keys[i])
+        if results[i] is None:
+            todo.append(i)
+    fresh = parallel.ordered_map(convert_text, [papers[i] for i in todo], jobs)
+    for i, value in zip(todo, fresh):
+        results[i] = value
+        if cache is not None:
+            cache.put("texts", keys[i], value)
+    texts = []
+    for paper, (text, title_warnings, body_warnings) in zip(papers, results):
+        for message in title_warnings:
+            report.warn(paper.path, None, f"title: {message}")
+        for message in body_warnings:
+            report.warn(paper.path, locate_in_body(paper, message), message)
+        texts.append(text)
+    return texts
+
+
+_renderer: MarkdownRenderer | None = None
+
+
+def convert_text(paper: Paper) -> tuple[RenderedText, tuple[str, ...], tuple[str, ...]]:
+    """One paper's text and its (title, body) warnings; one Markdown instance per process."""
+    global _renderer
+    if _renderer is None:
+        _renderer = MarkdownRenderer()
+    title_html, title_warnings = _renderer.render_inline(paper.title)
+    abstract_html, warnings = _renderer.render(paper.body)
+    text = RenderedText(title_html, flatten_markdown(paper.title), abstract_html, flatten_markdown(paper.body))
+    return text, tuple(title_warnings), tuple(warnings)
 
 
 def render_paper_text(renderer: MarkdownRenderer, paper: Paper, report: Report) -> RenderedText:

@@ -28,7 +28,9 @@ HEADING_RE = re.compile(r"^(?P<venue>.*?[A-Za-z].*?)\s+(?P<year>(?:19|20)\d\d)\b
 TRACK_RE = re.compile(r"^(?P<venue>[A-Za-z][\w-]*)\s+(?P<year>(?:19|20)\d\d)\b")
 # What YAML cannot hold (and no reader wants): C0/C1 controls except tab and newline, DEL, non-characters.
 UNPRINTABLE_RE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x84\x86-\x9f\ufffe\uffff\ud800-\udfff]")
-HYPHEN_WRAP_RE = re.compile(r"(?<=[a-z])-\n(?=[a-z])")
+# A word broken across lines by a PDF: "cap-\ntions", but also "geometry-\nunaware" (a real hyphen).
+HYPHEN_WRAP_RE = re.compile(r"(?P<left>[^\W\d_]+)-[ \t]*\n[ \t]*(?P<right>[^\W\d_]+)")
+WORD_TOKEN_RE = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
 URL_RE = re.compile(r"https?://[^\s<>\[\]{}\"'`]+")
 CODE_HOSTS = (
     "github.com", "gitlab.com", "bitbucket.org", "codeberg.org", "huggingface.co",
@@ -92,13 +94,14 @@ def parse_text(text: str, shown: str, report: Report) -> list[RawRecord]:
     if not match:
         raise SiteError.at(shown, heading_at + 1, f"the heading {heading!r} must name the venue and year, like 'NeurIPS 2025 Papers'")
     venue, year = match["venue"].strip(), int(match["year"])
+    vocabulary = wrap_vocabulary(text) if re.search(r"-[ \t]*\n", text) else frozenset()
     records, start, paragraph = [], None, []
     for number, line in enumerate(lines[heading_at + 1:] + [""], start=heading_at + 2):
         if line.strip():
             start = start or number
             paragraph.append(line.strip())
         elif paragraph:
-            abstract = clean_abstract("\n".join(paragraph), shown, start, report)
+            abstract = clean_abstract("\n".join(paragraph), shown, start, report, vocabulary)
             records.append(RawRecord(start, abstract, None, (), (), venue, year, None))
             start, paragraph = None, []
     if not records:
@@ -108,6 +111,8 @@ def parse_text(text: str, shown: str, report: Report) -> list[RawRecord]:
 
 def parse_jsonl(text: str, shown: str, report: Report, venue: str | None, year: int | None) -> list[RawRecord]:
     records = []
+    # The raw lines are JSON: an escaped "\n" must not glue "\ntions" into a word.
+    vocabulary = wrap_vocabulary(text.replace("\\n", " ")) if re.search(r"-[ \t]*\\n", text) else frozenset()
     for number, line in enumerate(text.split("\n"), start=1):
         if not line.strip():
             continue
@@ -116,7 +121,10 @@ def parse_jsonl(text: str, shown: str, report: Report, venue: str | None, year: 
         except json.JSONDecodeError as exc:
             report.error(shown, number, f"not valid JSON: {exc.msg} (column {exc.colno})")
             continue
-        record = validate_json_record(data, shown, number, report, venue, year)
+        except RecursionError:
+            report.error(shown, number, "not valid JSON for a record: nested too deeply")
+            continue
+        record = validate_json_record(data, shown, number, report, venue, year, vocabulary)
         if record is not None:
             records.append(record)
     if not records and not report.errors:
@@ -124,7 +132,8 @@ def parse_jsonl(text: str, shown: str, report: Report, venue: str | None, year: 
     return records
 
 
-def validate_json_record(data, shown: str, number: int, report: Report, venue: str | None, year: int | None) -> RawRecord | None:
+def validate_json_record(data, shown: str, number: int, report: Report, venue: str | None, year: int | None,
+                         vocabulary: frozenset[str] = frozenset()) -> RawRecord | None:
     if not isinstance(data, dict):
         report.error(shown, number, "each line must be a JSON object with 'title' and 'abstract'")
         return None
@@ -146,10 +155,11 @@ def validate_json_record(data, shown: str, number: int, report: Report, venue: s
         return None
     return RawRecord(
         line=number,
-        abstract=clean_abstract(data["abstract"], shown, number, report),
+        abstract=clean_abstract(data["abstract"], shown, number, report, vocabulary),
         title=clean_text(data["title"], shown, number, report),
-        authors=tuple(a.strip() for a in data.get("authors", []) if a.strip()),
-        keywords=tuple(k.strip() for k in data.get("keywords", []) if k.strip()),
+        # Names carry control characters too (one ml-abstracts.jsonl author has a DEL): dropped, with a warning.
+        authors=tuple(a for a in (clean_text(a, shown, number, report) for a in data.get("authors", [])) if a),
+        keywords=tuple(k for k in (clean_text(k, shown, number, report) for k in data.get("keywords", [])) if k),
         venue=rec_venue,
         year=rec_year,
         source_id=str(source_id) if source_id not in (None, "") else None,
@@ -175,12 +185,39 @@ def clean_text(text: str, shown: str, line: int, report: Report) -> str:
     return " ".join(text.split())
 
 
-def clean_abstract(text: str, shown: str, line: int, report: Report) -> str:
-    """Join PDF line-wrap hyphens and hard line breaks; keep blank-line paragraph breaks."""
-    text = text.replace("\t", " ")
-    text = HYPHEN_WRAP_RE.sub("", text)
+def clean_abstract(text: str, shown: str, line: int, report: Report, vocabulary: frozenset[str] = frozenset()) -> str:
+    """Join PDF line-wrap hyphens and hard line breaks; keep blank-line paragraph breaks.
+
+    `vocabulary` (the source's words, `wrap_vocabulary`) decides each wrap: "cap-\ntions" becomes
+    "captions" because the source uses that word elsewhere; "geometry-\nunaware" stays hyphenated
+    because both halves are words and the joined one is not.
+    """
+    # A carriage return is a line break written the Windows or old-Mac way, not a stray control character.
+    text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\t", " ")
+    text = HYPHEN_WRAP_RE.sub(lambda m: join_wrap(m["left"], m["right"], vocabulary), text)
     paragraphs = re.split(r"\n\s*\n", text)
     return "\n\n".join(p for p in (clean_text(p, shown, line, report) for p in paragraphs) if p)
+
+
+def wrap_vocabulary(text: str) -> frozenset[str]:
+    """Every word of a source, lower-cased: hyphenated compounds whole and in parts."""
+    words: set[str] = set()
+    for token in set(WORD_TOKEN_RE.findall(text.lower())):
+        words.add(token)
+        if "-" in token:
+            words.update(token.split("-"))
+    return frozenset(words)
+
+
+def join_wrap(left: str, right: str, vocabulary: frozenset[str]) -> str:
+    joined = (left + right).lower()
+    if vocabulary:
+        if joined in vocabulary:
+            return left + right
+        if f"{left}-{right}".lower() in vocabulary or (left.lower() in vocabulary and right.lower() in vocabulary):
+            return f"{left}-{right}"
+    # No evidence either way: a lower-case break is a wrap ("poste-\nrior"); "Pretty-\nCLEVR" is a compound.
+    return left + right if left[-1].islower() and right[0].islower() else f"{left}-{right}"
 
 
 def find_code_links(markdown: str) -> tuple[str, ...]:

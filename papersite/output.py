@@ -24,6 +24,7 @@ _libc = ctypes.CDLL(ctypes.util.find_library("c") or None, use_errno=True)
 
 def check_output_target(out: Path, protected: list[Path]) -> None:
     """Refuse to replace anything that is not a previous papersite output."""
+    restore_interrupted_swap(out.absolute())
     resolved = out.resolve()
     if resolved == Path(resolved.anchor) or resolved == Path.home().resolve():
         raise SiteError.at(str(out), None, "refusing to use the filesystem root or home directory as --out")
@@ -45,18 +46,60 @@ def temp_siblings(out: Path) -> list[Path]:
     return sorted(out.parent.glob(f".{out.name}.tmp-*")) + sorted(out.parent.glob(f".{out.name}.old-*"))
 
 
+def restore_interrupted_swap(out: Path) -> None:
+    """Where the kernel cannot exchange two directories, a build killed between its two renames
+    leaves the previous site as `.out.old-*` and no `out`. That tree is complete: put it back."""
+    old = sorted(out.parent.glob(f".{out.name}.old-*"))
+    if old and not out.exists() and not out.is_symlink() and (old[-1] / urls.MARKER).is_file():
+        old[-1].rename(out)
+
+
 def remove_stale_temps(out: Path) -> None:
     """Killed builds leave their half-written trees beside `out`; they are never the live site."""
+    restore_interrupted_swap(out)
     for path in temp_siblings(out):
         shutil.rmtree(path, ignore_errors=True)
 
 
 def write_tree(root: Path, files: dict[str, str | bytes]) -> None:
+    made: set[Path] = set()
     for rel in sorted(files):
         target = root / rel
-        target.parent.mkdir(parents=True, exist_ok=True)
+        if target.parent not in made:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            made.add(target.parent)
         data = files[rel]
         target.write_bytes(data.encode("utf-8") if isinstance(data, str) else data)
+
+
+def link_tree(root: Path, sources: dict[str, Path]) -> None:
+    """Hard-link each file of the previous output into the new tree (a copy where links fail).
+
+    The previous output is never written to, and the new tree replaces it whole, so a link
+    is as good as a copy and costs no bytes."""
+    made: set[Path] = set()
+    for rel in sorted(sources):
+        target = root / rel
+        if target.parent not in made:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            made.add(target.parent)
+        try:
+            os.link(sources[rel], target)
+        except OSError:
+            shutil.copyfile(sources[rel], target)
+
+
+def copy_plan(copies: list[tuple[Path, str]]) -> dict[str, Path]:
+    """Output path -> source file of every file `copies` brings in (what copy_tree copies)."""
+    plan: dict[str, Path] = {}
+    for source, dest in copies:
+        if source.is_dir():
+            for path in sorted(source.rglob("*")):
+                if path.is_file() and not path.name.startswith("."):
+                    plan[f"{dest}/{path.relative_to(source).as_posix()}"] = path
+        else:
+            plan[dest] = source
+    return plan
 
 
 def copy_tree(source: Path, dest: Path) -> None:
@@ -91,8 +134,12 @@ def swap_in(new: Path, out: Path) -> None:
     shutil.rmtree(old)
 
 
-def write_site(out: Path, files: dict[str, str | bytes], copies: list[tuple[Path, str]]) -> None:
-    """Write `files` and copy each (source dir or file, destination) into a fresh tree, then swap it in."""
+def write_site(out: Path, files: dict[str, str | bytes], copies: list[tuple[Path, str]],
+               reuse: dict[str, Path] | None = None) -> None:
+    """Write `files` and copy each (source dir or file, destination) into a fresh tree, then swap it in.
+
+    `reuse` maps output paths to files of the previous output that are linked in unchanged
+    (incremental builds; see incremental.py for when that is allowed)."""
     out = out.absolute()
     out.parent.mkdir(parents=True, exist_ok=True)
     remove_stale_temps(out)
@@ -105,6 +152,8 @@ def write_site(out: Path, files: dict[str, str | bytes], copies: list[tuple[Path
             else:
                 (tmp / dest).parent.mkdir(parents=True, exist_ok=True)
                 shutil.copyfile(source, tmp / dest)
+        if reuse:
+            link_tree(tmp, reuse)
         write_tree(tmp, files)
         (tmp / urls.MARKER).write_text("This directory is written by papersite; the next build replaces it whole.\n")
         swap_in(tmp, out)

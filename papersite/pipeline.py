@@ -6,14 +6,22 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import urls
+from . import parallel, timing, urls
+from . import progress as progress_
+from .cache import (BuildCache, code_version, default_cache_path, digest, fingerprint, read_sealed, state_path,
+                    tree_version)
 from .config import load_config
 from .content import load_content
 from .enrich import enrich_papers
 from .errors import Problem, Report, SiteError
-from .output import check_output_target, write_site
+from .incremental import (OutputFiles, Session, files_key, output_matches, output_unchanged, record_manifest,
+                          split_for_writing)
+from .output import check_output_target, copy_plan, write_site
+from .progress import Progress
+from .publish import BASE_URL_NOTE, publish_files
 from .render import build_site_data, make_environment, render_site
 from .search import build_search_files
+from .timing import timed
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
@@ -28,6 +36,9 @@ class BuildOptions:
     templates: Path = PROJECT_ROOT / "templates"
     static: Path = PROJECT_ROOT / "static"
     lunr_js: Path = PROJECT_ROOT / "node_modules" / "lunr" / "lunr.js"
+    clean: bool = False             # ignore the build cache (a fresh one is still written)
+    jobs: int | None = None         # workers for per-page work; None: $PAPERSITE_JOBS, else one per core
+    cache_dir: Path | None = None   # default: .papersite-cache/ beside the output directory
 
 
 @dataclass(frozen=True)
@@ -36,10 +47,48 @@ class BuildResult:
     files: int
     warnings: tuple[Problem, ...]
     seconds: float
+    # Facts about the build that are not defects in the input (no base_url): printed, never
+    # errors under --strict.
+    notes: tuple[Problem, ...] = ()
+    rendered: int = 0               # pages rendered by this build ...
+    reused: int = 0                 # ... and pages kept from the previous output
+    timings: tuple[tuple[str, float], ...] = ()   # seconds per stage (bench/build.py)
+    cache_note: str | None = None   # why the cache on disk was not used, when it was not
 
 
-def build(options: BuildOptions) -> BuildResult:
-    """Gather and check everything first; write only when the whole site rendered."""
+def build(options: BuildOptions, progress: Progress | None = None) -> BuildResult:
+    """Gather and check everything first; write only when the whole site rendered.
+
+    `progress` shows the stage and pages rendered on a terminal (see progress.py).
+    """
+    with progress_.active(progress):
+        return _build(options)
+
+
+def input_version(options: BuildOptions, code: bytes) -> bytes:
+    """Everything a build reads: the code, and every file of the content, config, templates and static files."""
+    parts = [code, repr(options.base_url).encode()]
+    for path in (options.content, options.config, options.templates, options.static, options.lunr_js):
+        parts.append(tree_version(path))
+    return digest(b"\0".join(parts))
+
+
+def unchanged_result(options: BuildOptions, cache_path: Path, code: bytes, inputs: bytes, out: Path,
+                     started: float) -> BuildResult | None:
+    """When no input changed since the last build and its output is intact, that output is this
+    build's: nothing is read beyond the inputs' bytes, nothing is written; its warnings are repeated."""
+    state, _ = read_sealed(state_path(cache_path), code)
+    if not state or state.get("input") != inputs or not output_matches(out, state.get("manifest", {})):
+        return None
+    warnings = tuple(state.get("warnings", ()))
+    if options.strict and warnings:
+        raise SiteError([Problem(w.path, w.line, f"{w.message} (an error under --strict)") for w in warnings])
+    pages = state.get("page_count", 0)
+    return BuildResult(pages, state.get("file_count", 0), warnings, time.perf_counter() - started, tuple(state.get("notes", ())),
+                       rendered=0, reused=pages, timings=(("unchanged check", time.perf_counter() - started),))
+
+
+def _build(options: BuildOptions) -> BuildResult:
     started = time.perf_counter()
     report = Report()
     check_output_target(options.out, [options.content, options.config.parent, options.templates, options.static, PROJECT_ROOT])
@@ -48,18 +97,66 @@ def build(options: BuildOptions) -> BuildResult:
     except SiteError as err:
         report.absorb(err)
         config = None
-    papers, taxonomy = load_content(options.content, report)
-    if not options.lunr_js.is_file():
-        report.error(str(options.lunr_js), None, "lunr.js is missing: run `npm ci` in the project first")
-    report.raise_errors()
-    env = make_environment(options.templates)
-    pages = enrich_papers(papers, report)
-    site = build_site_data(config, pages, taxonomy)
-    files: dict[str, str | bytes] = dict(render_site(env, site))
-    files.update(build_search_files(site))
-    if options.strict and report.warnings:
-        raise SiteError([Problem(w.path, w.line, f"{w.message} (an error under --strict)") for w in report.warnings])
-    report.raise_errors()
-    write_site(options.out, files, [(options.static, urls.ASSETS), (options.lunr_js, urls.LUNR_JS)])
-    html_pages = sum(1 for name in files if name.endswith(".html"))
-    return BuildResult(html_pages, len(files), tuple(report.warnings), time.perf_counter() - started)
+    jobs = parallel.resolve_jobs(options.jobs)
+    out = options.out.absolute()
+    cache_path = default_cache_path(out, options.cache_dir)
+    code = code_version()
+    inputs = input_version(options, code)
+    if not options.clean and not report.errors:
+        unchanged = unchanged_result(options, cache_path, code, inputs, out, started)
+        if unchanged is not None:
+            return unchanged
+    cache = BuildCache.open(cache_path, code, read=not options.clean)
+    with cache.active(), timing.recording() as timings:
+        progress_.stage("reading content")
+        with timed("content"):
+            papers, taxonomy = load_content(options.content, report, cache)
+        if not options.lunr_js.is_file():
+            report.error(str(options.lunr_js), None, "lunr.js is missing: run `npm ci` in the project first")
+        report.raise_errors()
+        env = make_environment(options.templates)
+        progress_.stage(f"preparing {len(papers)} papers")
+        pages = enrich_papers(papers, report, cache, jobs)
+        with timed("site data"):
+            site = build_site_data(config, pages, taxonomy)
+            site_key = fingerprint(site)
+        session = Session(cache, out, site, fingerprint,
+                          digest(cache.code + tree_version(options.templates) + fingerprint(config)))
+        progress_.stage("rendering pages")
+        with timed("render"):
+            files: dict = dict(render_site(env, site, jobs, session))
+        progress_.stage("building the search index")
+        with timed("search"):
+            files.update(session.stage("search", digest(b"search" + cache.code + site_key), lambda: build_search_files(site)))
+        progress_.stage("writing sitemap, feed and exports")
+        digests = session.digests
+        with timed("publish"):
+            publish_key = digest(b"publish" + cache.code + site_key + files_key(files, digests))
+            files.update(session.stage("publish", publish_key, lambda: publish_files(site, OutputFiles(files, out))))
+        notes = () if config.base_url else (Problem(str(options.config), None, BASE_URL_NOTE),)
+        if options.strict and report.warnings:
+            raise SiteError([Problem(w.path, w.line, f"{w.message} (an error under --strict)") for w in report.warnings])
+        report.raise_errors()
+        generated = len(files)
+        html_pages = sum(1 for name in files if name.endswith(".html"))
+        progress_.stage(f"writing {len(files)} files")
+        with timed("write"):
+            # Static files go through the same check as pages: linked when unchanged on disk.
+            for rel, source in copy_plan([(options.static, urls.ASSETS), (options.lunr_js, urls.LUNR_JS)]).items():
+                data = source.read_bytes()
+                kept = session.on_disk(rel)
+                files[rel] = kept if kept is not None and kept.digest == digests.of({rel: data})[rel] else data
+            if output_unchanged(session, files, digests):
+                for path in files:
+                    cache.put("manifest", path, session.manifest[path])
+            else:
+                write, link = split_for_writing(files, out)
+                write_site(out, write, [], reuse=link)
+                record_manifest(cache, out, files, digests)
+        with timed("cache"):
+            # An input edited while this build ran may or may not be in its output: record no input version then.
+            cache.save(input=inputs if input_version(options, code) == inputs else None, warnings=tuple(report.warnings),
+                       notes=notes, page_count=html_pages, file_count=generated)
+    return BuildResult(html_pages, generated, tuple(report.warnings), time.perf_counter() - started, notes,
+                       rendered=session.rendered, reused=session.reused, timings=tuple(timings.items()),
+                       cache_note=cache.problem)

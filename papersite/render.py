@@ -5,17 +5,22 @@ Rendering only reads the SiteData built before it; each page gets its own contex
 
 from __future__ import annotations
 
+from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
 import jinja2
+from markupsafe import Markup
 
-from . import urls
+from . import citation, notfound, parallel, progress, urls
 from .enrich import PaperPage
 from .errors import Problem, SiteError
 from .markup import is_safe_url
 from .model import SiteConfig, Tag, Taxonomy
+from .incremental import PageJob, Reused, Session
+from .topicmap import TopicMap, build_topic_map, tag_bars
+from .tracking import TrackedSite, track
 
 
 @dataclass(frozen=True)
@@ -31,6 +36,7 @@ class SiteData:
     config: SiteConfig
     papers: tuple[PaperPage, ...]
     tags: tuple[TagListing, ...]          # taxonomy order, every tag (empty ones too)
+    topic_map: TopicMap | None = None     # laid out once per build (topicmap.py); None draws no map
 
     def tag(self, slug: str) -> Tag:
         return next(t.tag for t in self.tags if t.tag.slug == slug)
@@ -39,7 +45,7 @@ class SiteData:
 @dataclass(frozen=True)
 class Page:
     path: str
-    kind: str              # home, paper, tag, tags, search, 404, redirect
+    kind: str              # home, paper, tag, tags, search, map, reading-list, 404, redirect
     title: str             # plain text for <title> and previews
     description: str
     breadcrumbs: tuple[tuple[str, str | None], ...] = ()
@@ -69,6 +75,7 @@ def build_site_data(config: SiteConfig, papers: list[PaperPage], taxonomy: Taxon
         config=config,
         papers=tuple(papers),
         tags=tuple(TagListing(t, tuple(by_tag[t.slug])) for t in taxonomy.tags),
+        topic_map=build_topic_map(papers, taxonomy),
     )
 
 
@@ -85,6 +92,7 @@ def make_environment(templates_dir: Path) -> jinja2.Environment:
         keep_trailing_newline=True,
     )
     env.globals["urls"] = urls
+    env.globals["cite"] = citation
     env.tests["safe_url"] = is_safe_url
     env.filters["display_url"] = display_url
     problems = []
@@ -109,13 +117,33 @@ def paginate(items: tuple, per_page: int, path_of) -> list[tuple[Pagination, tup
     return [(Pagination(n, count, paths), items[(n - 1) * per_page: n * per_page]) for n in range(1, count + 1)]
 
 
+# Set while render_site collects its pages: render_page then returns a PageJob to run later.
+_collecting: ContextVar[bool] = ContextVar("papersite_collecting_pages", default=False)
+
+
 def render_page(env: jinja2.Environment, template: str, site: SiteData, page: Page, **context) -> str:
+    """The HTML of one page. Inside `render_site` it returns a PageJob instead, which
+    render_site renders (on every core, or not at all when the previous output has it):
+    so the render_* functions must only put what this returns into their dict."""
+    if _collecting.get():
+        return PageJob(page.path, template, page, context, None)  # type: ignore[return-value]
+    progress.tick()
+    return render_template(env, template, site, page, context)
+
+
+def render_template(env: jinja2.Environment, template: str, site: SiteData, page: Page, context: dict,
+                    facets: set | None = None) -> str:
+    """Render; with `facets`, the site is handed out through tracking proxies that note what is read."""
+    config = site.config
+    if facets is not None:
+        site = TrackedSite(site, facets)  # type: ignore[assignment]
+        context = {name: track(value, facets) for name, value in context.items()}
     try:
         return env.get_template(template).render(
-            site=site, config=site.config, page=page,
-            url=partial(urls.relative_url, page.path),
+            site=site, config=config, page=page,
+            url=urls.linker(page.path),
             root=urls.root_prefix(page.path),
-            canonical=urls.absolute_url(site.config.base_url, page.path) if site.config.base_url else None,
+            canonical=urls.absolute_url(config.base_url, page.path) if config.base_url else None,
             **context,
         )
     except jinja2.TemplateError as exc:
@@ -123,12 +151,48 @@ def render_page(env: jinja2.Environment, template: str, site: SiteData, page: Pa
                            f"template error while rendering {page.path}: {exc}") from None
 
 
-def render_site(env: jinja2.Environment, site: SiteData) -> dict[str, str]:
-    """Every HTML page, keyed by output path."""
-    files: dict[str, str] = {}
-    for render in (render_home, render_papers, render_tags, render_tag_index, render_search, render_not_found, render_redirects):
-        files.update(render(env, site))
+def render_site(env: jinja2.Environment, site: SiteData, jobs: int = 1, session: Session | None = None) -> dict[str, str]:
+    """Every HTML page, keyed by output path.
+
+    Pages render on `jobs` forked workers (parallel.py), in a fixed order, so the bytes do
+    not depend on `jobs`. With an incremental `session`, a page whose inputs are unchanged
+    maps to a `Reused` marker instead of its HTML (incremental.py).
+    """
+    token = _collecting.set(True)
+    try:
+        files: dict = {}
+        for render in (render_home, render_papers, render_tags, render_tag_index, render_search, render_map, render_reading_list, render_not_found, render_redirects):
+            files.update(render(env, site))
+    finally:
+        _collecting.reset(token)
+    todo = []
+    for path, job in files.items():
+        if not isinstance(job, PageJob):
+            continue
+        if session is not None:
+            job.base = session.page_key(job.template, job.page, job.context)
+            kept = session.reusable(job)
+            if kept is not None:
+                files[path] = kept
+                session.keep_page_record(job)
+                continue
+        todo.append(job)
+    track_reads = session is not None
+    results = parallel.ordered_map(partial(run_job, env, site, track_reads), todo, jobs)
+    for job, (html, facets) in zip(todo, results):
+        files[job.path] = html
+        if session is not None:
+            session.record_page(job, facets, html)
+    if session is not None:
+        session.rendered += len(todo)
+        session.reused += sum(1 for value in files.values() if isinstance(value, Reused))
     return files
+
+
+def run_job(env: jinja2.Environment, site: SiteData, track_reads: bool, job: PageJob) -> tuple[str, frozenset | None]:
+    facets: set | None = set() if track_reads else None
+    html = render_template(env, job.template, site, job.page, job.context, facets)
+    return html, (frozenset(facets) if facets is not None else None)
 
 
 def render_home(env, site: SiteData) -> dict[str, str]:
@@ -173,7 +237,7 @@ def render_tags(env, site: SiteData) -> dict[str, str]:
 def render_tag_index(env, site: SiteData) -> dict[str, str]:
     page = Page(urls.TAG_INDEX, "tags", "Tags", f"Every topic of {site.config.title}, with its number of papers.",
                 (("Home", urls.HOME), ("Tags", None)))
-    return {page.path: render_page(env, "tags.html", site, page)}
+    return {page.path: render_page(env, "tags.html", site, page, bars=tag_bars(site.tags))}
 
 
 def render_search(env, site: SiteData) -> dict[str, str]:
@@ -182,9 +246,24 @@ def render_search(env, site: SiteData) -> dict[str, str]:
     return {page.path: render_page(env, "search.html", site, page)}
 
 
+def render_map(env, site: SiteData) -> dict[str, str]:
+    page = Page(urls.MAP, "map", "Topic map", f"Every paper of {site.config.title} on one map, placed by abstract similarity.",
+                (("Home", urls.HOME), ("Topic map", None)))
+    return {page.path: render_page(env, "map.html", site, page)}
+
+
+def render_reading_list(env, site: SiteData) -> dict[str, str]:
+    page = Page(urls.READING_LIST, "reading-list", "Reading list",
+                "The papers you saved, kept in this browser only.", (("Home", urls.HOME), ("Reading list", None)))
+    return {page.path: render_page(env, "reading-list.html", site, page)}
+
+
 def render_not_found(env, site: SiteData) -> dict[str, str]:
     page = Page(urls.NOT_FOUND, "404", "Page not found", "This page does not exist.")
-    return {page.path: render_page(env, "404.html", site, page)}
+    # Served at any depth: see notfound.py for how its links find the site root.
+    return {page.path: render_page(env, "404.html", site, page, root_script=Markup(notfound.ROOT_SCRIPT),
+                                   root_script_hash=notfound.script_hash(),
+                                   base_origin=notfound.origin(site.config.base_url) if site.config.base_url else None)}
 
 
 def render_redirects(env, site: SiteData) -> dict[str, str]:

@@ -13,6 +13,7 @@ vector, so a rebuild of the same content gives byte-identical pages.
 
 from __future__ import annotations
 
+import hashlib
 import math
 import os
 import re
@@ -26,8 +27,12 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.sparse.linalg import LinearOperator, svds
 
+from .cache import memoize
+
 SHARED_TERM_LIMIT = 3
 DECIMALS = 4
+# Twice the largest change rounding to DECIMALS can make, with room for float32 error.
+CANDIDATE_MARGIN = 2e-4
 # Cells of the dense similarity block scored at once: bounds memory (~32 MB of
 # float64) whatever the corpus size, while keeping the blocks large for speed.
 BLOCK_CELLS = 1 << 22
@@ -96,6 +101,7 @@ class TermMatrix:
     labels: tuple[str, ...]
 
 
+@memoize("similarity.related_papers")
 def related_papers(texts: Sequence[str], k: int = 5, threshold: float = 0.08) -> list[tuple[Related, ...]]:
     """For each text, up to `k` other texts with cosine similarity >= `threshold`, best first.
 
@@ -113,6 +119,7 @@ def related_papers(texts: Sequence[str], k: int = 5, threshold: float = 0.08) ->
     return [tuple(found) for found in related]
 
 
+@memoize("similarity.project_2d")
 def project_2d(texts: Sequence[str]) -> list[tuple[float, float]]:
     """A point in [0, 1]² per text: the first two principal components of the TF-IDF vectors.
 
@@ -210,7 +217,24 @@ def label_keys(keys: dict[str, str | None], word_counts: Counter[str]) -> dict[s
 
 
 def weigh_terms(texts: Sequence[str]) -> TermMatrix:
-    """TF-IDF with sublinear tf (1 + ln tf), smoothed idf (ln((1+n)/(1+df)) + 1) and L2-normalised rows."""
+    """TF-IDF with sublinear tf (1 + ln tf), smoothed idf (ln((1+n)/(1+df)) + 1) and L2-normalised rows.
+
+    The related papers and the map weigh the same texts in one build: the last result is
+    kept (read-only) and given again for equal texts."""
+    key = hashlib.blake2b("\0".join(texts).encode("utf-8", "surrogatepass") + len(texts).to_bytes(8, "big")).digest()
+    if _last_terms is not None and _last_terms[0] == key:
+        return _last_terms[1]
+    terms = compute_terms(texts)
+    for array in (terms.vectors.data, terms.vectors.indices, terms.vectors.indptr):
+        array.flags.writeable = False
+    globals()["_last_terms"] = (key, terms)
+    return terms
+
+
+_last_terms: tuple[bytes, TermMatrix] | None = None
+
+
+def compute_terms(texts: Sequence[str]) -> TermMatrix:
     words_per_text = [WORD_RE.findall(clean_text(text)) for text in texts]
     word_counts: Counter[str] = Counter()
     for words in words_per_text:
@@ -266,19 +290,23 @@ def rank_neighbours(vectors: sp.csr_array, k: int, threshold: float) -> tuple[np
 
 def rank_block(similarities: sp.csr_array, start: int, k: int, threshold: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The top-k pairs of one block of rows (row `start` onwards), in the order of `rank_neighbours`."""
-    # Rank on rounded scores so the order always agrees with the scores shown.
-    scores = np.round(similarities.toarray().astype(np.float64), DECIMALS)
-    height, n = scores.shape
-    scores[np.arange(height), start + np.arange(height)] = -np.inf
+    # Rank on rounded scores so the order always agrees with the scores shown. Rounding the
+    # whole block is most of the cost, so only candidates are rounded: rounding is monotone,
+    # so a pair whose raw score is more than CANDIDATE_MARGIN below the k-th best raw score
+    # (or below the threshold) has at least k valid pairs rounding strictly above it and can
+    # never be in the top k. The result is the same as ranking every rounded score.
+    raw = similarities.toarray()
+    height, n = raw.shape
+    raw[np.arange(height), start + np.arange(height)] = -np.inf
+    floor = np.full(height, threshold - CANDIDATE_MARGIN, dtype=np.float64)
+    if k < n - 1:
+        kth_raw = np.partition(raw, n - k, axis=1)[:, n - k].astype(np.float64)
+        floor = np.maximum(floor, kth_raw - CANDIDATE_MARGIN)
+    rows, cols = np.nonzero(raw >= floor[:, None].astype(raw.dtype))
+    kept = np.round(raw[rows, cols].astype(np.float64), DECIMALS)
     # Zero means nothing in common: never a neighbour, whatever the threshold.
-    scores[(scores < threshold) | (scores <= 0.0)] = -np.inf
-    keep = np.isfinite(scores)
-    if k < n:
-        # Everything tied with the k-th best survives here; the index tie-break below picks among them.
-        kth_best = np.partition(scores, n - k, axis=1)[:, n - k]
-        keep &= scores >= kth_best[:, None]
-    rows, cols = np.nonzero(keep)
-    kept = scores[rows, cols]
+    valid = (kept >= threshold) & (kept > 0.0)
+    rows, cols, kept = rows[valid], cols[valid], kept[valid]
     order = np.lexsort((cols, -kept, rows))
     rows, cols, kept = rows[order], cols[order], kept[order]
     rank = np.arange(len(rows)) - np.searchsorted(rows, rows)

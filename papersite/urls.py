@@ -8,12 +8,15 @@ only canonical links, the sitemap and the feed are absolute, from `base_url`.
 from __future__ import annotations
 
 import posixpath
+from functools import lru_cache
 
 HOME = "index.html"
 TAG_INDEX = "tags/index.html"
 SEARCH = "search.html"
 NOT_FOUND = "404.html"
 READING_LIST = "reading-list.html"
+# The full topic map; the home page embeds it too while the collection is small (topicmap.py).
+MAP = "map.html"
 SITEMAP = "sitemap.xml"
 FEED = "feed.xml"
 ROBOTS = "robots.txt"
@@ -48,8 +51,46 @@ def relative_url(from_path: str, to_path: str) -> str:
     """The relative link from one output page to another (or to `to_path#anchor`)."""
     target, _, anchor = to_path.partition("#")
     start = posixpath.dirname(from_path) or "."
-    rel = posixpath.relpath(target, start) if target else posixpath.basename(from_path)
+    rel = _relpath(target, start) if target else posixpath.basename(from_path)
     return f"{rel}#{anchor}" if anchor else rel
+
+
+def linker(from_path: str):
+    """`relative_url` bound to one page, sharing one cache per directory: a page's ~80 links
+    (sidebar, listings) are the same strings as its neighbours'."""
+    directory = posixpath.dirname(from_path) or "."
+    cache = _links.setdefault(directory, {})
+
+    def url(to_path: str) -> str:
+        found = cache.get(to_path)
+        if found is None:
+            found = relative_url(from_path, to_path)
+            target = to_path.partition("#")[0]
+            if target:  # "" and "#anchor" point into the page itself, so depend on its name
+                if len(cache) > 1 << 16:
+                    cache.clear()
+                cache[to_path] = found
+        return found
+
+    return url
+
+
+_links: dict[str, dict[str, str]] = {}
+
+
+@lru_cache(maxsize=1 << 16)
+def _relpath(target: str, start: str) -> str:
+    """posixpath.relpath for site paths, without its two os.getcwd() calls per link (a page
+    has ~80 links, a 5,000-paper site ~500,000). Paths with "..", or absolute ones, take
+    the general route."""
+    if target.startswith("/") or start.startswith("/") or ".." in target or ".." in start:
+        return posixpath.relpath(target, start)
+    to = [part for part in target.split("/") if part and part != "."]
+    here = [part for part in start.split("/") if part and part != "."]
+    common = 0
+    while common < len(to) and common < len(here) and to[common] == here[common]:
+        common += 1
+    return "/".join([".."] * (len(here) - common) + to[common:]) or "."
 
 
 def root_prefix(from_path: str) -> str:

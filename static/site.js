@@ -1,4 +1,4 @@
-// Page behaviour that needs no data: theme toggle, topic drawer, keyboard shortcuts.
+// Page behaviour that needs no data: theme toggle, topic drawer, keyboard shortcuts (? lists them).
 // Everything here is progressive: without JavaScript the buttons stay hidden and links still work.
 (function () {
   "use strict";
@@ -19,12 +19,97 @@
 
   function isTyping(target) {
     var tag = target && target.tagName;
-    return tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT" || (target && target.isContentEditable);
+    return tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT" || !!(target && target.isContentEditable) ||
+      !!(target && target.closest && target.closest('[contenteditable]:not([contenteditable="false"]), [role="textbox"], [role="combobox"]'));
   }
 
-  function follow(rel) {
+  // j/k: on a paper page, the next/previous paper; on a list of papers, move the focus along the list.
+  function step(rel) {
     var link = document.querySelector('.prev-next a[rel="' + rel + '"]');
-    if (link) location.href = link.href;
+    if (link) { location.href = link.href; return; }
+    var links = Array.prototype.slice.call(document.querySelectorAll(".paper-list .paper-card-title a"));
+    if (!links.length) return;
+    var active = document.activeElement;
+    var current = -1;
+    links.forEach(function (a, i) {
+      var card = a.closest("li");
+      if (a === active || (card && card.contains(active))) current = i;
+    });
+    var next = current < 0 ? (rel === "next" ? 0 : links.length - 1)
+                           : Math.max(0, Math.min(links.length - 1, current + (rel === "next" ? 1 : -1)));
+    links[next].focus();
+    links[next].scrollIntoView({ block: "nearest" });
+  }
+
+  var SHORTCUTS = [
+    ["j", "Next paper (on a list: move to the next paper)"],
+    ["k", "Previous paper (on a list: move to the previous paper)"],
+    ["/", "Search"],
+    ["t", "Switch between light and dark theme"],
+    ["?", "Show these shortcuts"],
+    ["Esc", "Close this dialog or the search results"]
+  ];
+  var shortcutsDialog = null;
+
+  // A native modal <dialog>: the page behind is inert (focus stays inside), Esc closes it.
+  function shortcutsDialogElement() {
+    if (shortcutsDialog) return shortcutsDialog;
+    var dialog = document.createElement("dialog");
+    dialog.id = "shortcuts-dialog";
+    dialog.className = "shortcuts-dialog";
+    dialog.setAttribute("aria-labelledby", "shortcuts-title");
+    var title = document.createElement("h2");
+    title.id = "shortcuts-title";
+    title.textContent = "Keyboard shortcuts";
+    dialog.appendChild(title);
+    var list = document.createElement("dl");
+    list.className = "shortcuts-list";
+    SHORTCUTS.forEach(function (item) {
+      var dt = document.createElement("dt");
+      var kbd = document.createElement("kbd");
+      kbd.textContent = item[0];
+      dt.appendChild(kbd);
+      var dd = document.createElement("dd");
+      dd.textContent = item[1];
+      list.appendChild(dt);
+      list.appendChild(dd);
+    });
+    dialog.appendChild(list);
+    var note = document.createElement("p");
+    note.className = "shortcuts-note";
+    note.textContent = "Shortcuts do nothing while you type in a field.";
+    dialog.appendChild(note);
+    var close = document.createElement("button");
+    close.type = "button";
+    close.className = "button";
+    close.textContent = "Close";
+    close.addEventListener("click", function () { dialog.close(); });
+    dialog.appendChild(close);
+    var opener = null;
+    dialog.addEventListener("close", function () {
+      if (opener && document.contains(opener)) opener.focus();
+      opener = null;
+    });
+    // A click on the backdrop (outside the box) closes too.
+    dialog.addEventListener("click", function (event) {
+      if (event.target === dialog) {
+        var r = dialog.getBoundingClientRect();
+        if (event.clientX < r.left || event.clientX > r.right || event.clientY < r.top || event.clientY > r.bottom) dialog.close();
+      }
+    });
+    dialog.openFrom = function (element) {
+      opener = element;
+      dialog.showModal();
+      close.focus();
+    };
+    document.body.appendChild(dialog);
+    shortcutsDialog = dialog;
+    return dialog;
+  }
+
+  function toggleShortcuts() {
+    var dialog = shortcutsDialogElement();
+    if (dialog.open) dialog.close(); else dialog.openFrom(document.activeElement);
   }
 
   function setUpTheme() {
@@ -48,21 +133,34 @@
 
   function setUpKeys() {
     document.addEventListener("keydown", function (event) {
-      if (event.ctrlKey || event.metaKey || event.altKey || isTyping(event.target)) return;
+      if (event.defaultPrevented || event.isComposing || event.ctrlKey || event.metaKey || event.altKey || isTyping(event.target)) return;
+      if (event.key === "?") {
+        event.preventDefault();
+        toggleShortcuts();
+        return;
+      }
+      // While the shortcuts dialog is open, only ? and Esc (handled by the dialog) act.
+      if (shortcutsDialog && shortcutsDialog.open) return;
       if (event.key === "/") {
         var input = document.getElementById("search-input");
         if (input) { event.preventDefault(); input.focus(); }
       } else if (event.key === "j") {
-        follow("next");
+        step("next");
       } else if (event.key === "k") {
-        follow("prev");
+        step("prev");
       } else if (event.key === "t") {
         toggleTheme();
       }
     });
   }
 
+  function setUpHint() {
+    var hint = document.querySelector(".shortcuts-hint");
+    if (hint) hint.hidden = false;
+  }
+
   setUpTheme();
   setUpDrawer();
   setUpKeys();
+  setUpHint();
 })();

@@ -27,7 +27,12 @@ def test_invalid_fixture_reports_file_and_line_and_keeps_previous_site(case, tmp
     fixture = INVALID / case
     for page in (fixture / "papers").glob("*.md"):
         shutil.copyfile(page, root / "content" / "papers" / page.name)
-    result = cli(*build_args(root))
+    # Optional: a tags.yml or site.yml replacing the project's, and extra arguments (args.txt).
+    for name, target in (("tags.yml", root / "content" / "tags.yml"), ("site.yml", root / "site.yml")):
+        if (fixture / name).is_file():
+            shutil.copyfile(fixture / name, target)
+    extra = (fixture / "args.txt").read_text().split() if (fixture / "args.txt").is_file() else []
+    result = cli(*build_args(root), *extra)
     assert result.code == 1
     for expected in (fixture / "expected.txt").read_text().splitlines():
         assert expected in result.err, f"{case}: expected {expected!r} in:\n{result.err}"

@@ -1,0 +1,325 @@
+"""The build cache: what one build keeps for the next, so an edit rebuilds only what it changes.
+
+One file per output directory, in `.papersite-cache/` beside the output (or `--cache-dir`).
+It holds plain results keyed by fingerprints of their inputs:
+
+- `papers`: source file -> validated Paper, keyed by the file's bytes, its path and the taxonomy;
+- `texts`: a paper's title and body -> rendered HTML, plain text and math warnings;
+- `memo`: pure global stages (related papers, the map projection) keyed by their arguments;
+- `pages`, `stages`, `manifest`: what each output file was made from and what it is on disk
+  (see incremental.py), so an unchanged page is linked from the previous output, not re-rendered.
+
+Never trusted blindly: the file starts with a format version and a checksum of the rest, and
+carries the code version (every papersite module, the versions of the libraries that shape
+the output, the Python version). A file that fails any check, or does not unpickle, is
+ignored whole and the build runs cold; `--clean` ignores it without reading it. Writes go to
+a temporary file renamed into place, so a killed build leaves the old cache or the new one.
+"""
+
+from __future__ import annotations
+
+import gc
+import hashlib
+import io
+import os
+import pickle
+import sys
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import fields, is_dataclass
+from functools import wraps
+from importlib import metadata
+from pathlib import Path
+
+FORMAT = 1
+MAGIC = b"papersite-cache\n"
+DIGEST_SIZE = 16
+CACHE_DIR_NAME = ".papersite-cache"
+# Libraries whose output ends up in the pages: a new version may change a byte anywhere.
+LIBRARIES = ("Jinja2", "MarkupSafe", "Markdown", "PyYAML", "lunr", "latex2mathml", "numpy", "scipy")
+PACKAGE_DIR = Path(__file__).resolve().parent
+SECTIONS = ("papers", "texts", "memo", "pages", "stages", "manifest")
+# Kept in a small second file, `<cache>.state`, read alone when nothing changed (see pipeline.py).
+STATE_SECTIONS = ("manifest",)
+MISSING = object()
+
+
+def digest(data: bytes) -> bytes:
+    return hashlib.blake2b(data, digest_size=DIGEST_SIZE).digest()
+
+
+def code_version() -> bytes:
+    """Every module and bundled file of the package, the library versions, the Python version."""
+    h = hashlib.blake2b(digest_size=DIGEST_SIZE)
+    h.update(f"format {FORMAT}; python {sys.version}\n".encode())
+    for name in LIBRARIES:
+        try:
+            version = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            version = "-"
+        h.update(f"{name}=={version}\n".encode())
+    for path in sorted(PACKAGE_DIR.rglob("*")):
+        if path.is_file() and path.suffix in (".py", ".js", ".css", ".html", ".json", ".txt") and "__pycache__" not in path.parts:
+            h.update(str(path.relative_to(PACKAGE_DIR)).encode() + b"\0" + path.read_bytes() + b"\0")
+    return h.digest()
+
+
+def tree_version(*roots: Path) -> bytes:
+    """Names and bytes of every file under each root (templates, content): any edit changes it."""
+    h = hashlib.blake2b(digest_size=DIGEST_SIZE)
+    for root in roots:
+        h.update(os.fsencode(root) + b"\0")
+        if root.is_file():
+            h.update(b"file\0" + root.read_bytes())
+            continue
+        for rel in sorted(walk_files(str(root))) if root.is_dir() else []:
+            with open(os.path.join(root, rel), "rb") as f:
+                h.update(os.fsencode(rel) + b"\0" + digest(f.read()))
+    return h.digest()
+
+
+def walk_files(root: str, prefix: str = "") -> list[str]:
+    """Relative paths of every file under `root` (os.scandir: several times faster than Path.rglob)."""
+    found = []
+    with os.scandir(root) as entries:
+        for entry in entries:
+            rel = prefix + entry.name
+            if entry.is_dir(follow_symlinks=True):
+                found.extend(walk_files(entry.path, rel + "/"))
+            elif entry.is_file(follow_symlinks=True):
+                found.append(rel)
+    return found
+
+
+# --- fingerprints ------------------------------------------------------------------------
+
+
+class Unfingerprintable(TypeError):
+    """A value whose content cannot be captured (a lambda, an open file): never cached."""
+
+
+class Fingerprinter:
+    """Content digests of plain build data (dataclasses, tuples, strings, numbers, numpy arrays).
+
+    A value is pickled without the pickle memo, so the bytes depend on what the value
+    contains and never on which objects happen to be shared; two values with the same
+    digest are equal. Large containers are walked so each dataclass in them is digested
+    once per build (the site holds every paper several times: in `papers`, in each tag).
+    """
+
+    def __init__(self) -> None:
+        self.memo: dict[int, tuple[object, bytes]] = {}
+
+    def __call__(self, value: object) -> bytes:
+        kind = type(value)
+        if kind is str:
+            return digest(b"s" + value.encode("utf-8", "surrogatepass"))
+        if kind is tuple or kind is list:
+            if len(value) <= 8:
+                return self.leaf(value)
+            h = hashlib.blake2b(b"t" if kind is tuple else b"l", digest_size=DIGEST_SIZE)
+            for item in value:
+                h.update(self(item))
+            return h.digest()
+        if is_dataclass(value) and not isinstance(value, type):
+            hit = self.memo.get(id(value))
+            if hit is not None and hit[0] is value:
+                return hit[1]
+            if any(type(v) in (tuple, list) and len(v) > 8 for v in (getattr(value, f.name) for f in fields(value))):
+                h = hashlib.blake2b(f"d{kind.__module__}.{kind.__qualname__}".encode(), digest_size=DIGEST_SIZE)
+                for f in fields(value):
+                    h.update(f.name.encode() + b"=" + self(getattr(value, f.name)))
+                result = h.digest()
+            else:
+                result = self.leaf(value)
+            self.memo[id(value)] = (value, result)
+            return result
+        return self.leaf(value)
+
+    @staticmethod
+    def leaf(value: object) -> bytes:
+        buffer = io.BytesIO()
+        pickler = pickle.Pickler(buffer, protocol=5)
+        pickler.fast = True  # no memo: equal values give equal bytes, however they share objects
+        try:
+            pickler.dump(value)
+        except Exception as exc:  # lambdas, modules, open files, cycles
+            raise Unfingerprintable(f"cannot fingerprint a {type(value).__name__}: {exc}") from None
+        return digest(buffer.getvalue())
+
+
+_fingerprinter: ContextVar[Fingerprinter | None] = ContextVar("papersite_fingerprinter", default=None)
+
+
+def fingerprint(value: object) -> bytes:
+    """The digest of `value` (memoised for the current build when one is active)."""
+    return (_fingerprinter.get() or Fingerprinter())(value)
+
+
+# --- the cache file ----------------------------------------------------------------------
+
+
+class BuildCache:
+    """The sections of one cache file, plus bookkeeping of what this build used."""
+
+    def __init__(self, path: Path | None, code: bytes, data: dict | None = None, problem: str | None = None):
+        self.path = path
+        self.code = code
+        self.problem = problem            # why the file on disk was not used, if it was not
+        data = data or {}
+        self.old = {name: data.get(name, {}) for name in SECTIONS}
+        self.new: dict[str, dict] = {name: {} for name in SECTIONS}
+        self.hits = {name: 0 for name in SECTIONS}
+        self.misses = {name: 0 for name in SECTIONS}
+
+    @property
+    def loaded(self) -> bool:
+        return any(self.old.values())
+
+    def get(self, section: str, key, default=None):
+        """A value from the previous build; what is read is kept for the next one."""
+        value = self.old[section].get(key, MISSING)
+        if value is MISSING:
+            self.misses[section] += 1
+            return default
+        self.hits[section] += 1
+        self.new[section][key] = value
+        return value
+
+    def put(self, section: str, key, value) -> None:
+        self.new[section][key] = value
+
+    def previous(self, section: str) -> dict:
+        return self.old[section]
+
+    @classmethod
+    def open(cls, path: Path | None, code: bytes, read: bool = True) -> "BuildCache":
+        if path is None or not read:
+            return cls(path, code)
+        data, problem = read_sealed(path, code)
+        state, state_problem = read_sealed(state_path(path), code)
+        if data is None or state is None:
+            # Half a cache is no cache: the sections refer to each other.
+            return cls(path, code, problem=problem or state_problem)
+        data.update({name: state.get(name, {}) for name in STATE_SECTIONS})
+        return cls(path, code, data)
+
+    def save(self, **state) -> None:
+        """Keep exactly what this build used or made (so the file never grows with old entries);
+        `state` (the input digest, the warnings) goes into the small state file with the manifest."""
+        if self.path is None:
+            return
+        main = {name: self.new[name] for name in SECTIONS if name not in STATE_SECTIONS}
+        if self.problem or main != {name: self.old[name] for name in main} or not self.path.is_file():
+            write_sealed(self.path, self.code, main)  # tens of megabytes: only when something changed
+        write_sealed(state_path(self.path), self.code, {**state, **{name: self.new[name] for name in STATE_SECTIONS}})
+
+    @contextmanager
+    def active(self):
+        """Make this cache the one `memoize`d functions use, with one fingerprint memo per build."""
+        token = _active.set(self)
+        fp_token = _fingerprinter.set(Fingerprinter())
+        try:
+            yield self
+        finally:
+            _active.reset(token)
+            _fingerprinter.reset(fp_token)
+
+
+def state_path(path: Path) -> Path:
+    return path.with_name(path.name + ".state")
+
+
+def read_sealed(path: Path, code: bytes) -> tuple[dict | None, str | None]:
+    """The dict stored at `path`, or None and why it cannot be used (missing is no problem)."""
+    try:
+        blob = path.read_bytes()
+    except FileNotFoundError:
+        return None, None
+    except OSError as exc:
+        return None, f"unreadable ({exc.strerror})"
+    return decode(blob, code)
+
+
+def write_sealed(path: Path, code: bytes, data: dict) -> None:
+    payload = pickle.dumps({"code": code, **data}, protocol=5)
+    header = MAGIC + FORMAT.to_bytes(4, "big") + digest(payload)
+    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with open(tmp, "wb") as f:
+            f.write(header)
+            f.write(payload)
+        os.replace(tmp, path)
+    except OSError:
+        tmp.unlink(missing_ok=True)  # a cache that cannot be written costs speed, never the build
+
+
+def decode(blob: bytes, code: bytes) -> tuple[dict | None, str | None]:
+    """The sections of a cache file, or None and why it cannot be trusted."""
+    head = len(MAGIC) + 4 + DIGEST_SIZE
+    if len(blob) < head or not blob.startswith(MAGIC):
+        return None, "not a papersite cache file"
+    if int.from_bytes(blob[len(MAGIC):len(MAGIC) + 4], "big") != FORMAT:
+        return None, "written by another cache format"
+    payload = memoryview(blob)[head:]
+    if digest(payload) != blob[len(MAGIC) + 4:head]:
+        return None, "checksum mismatch (corrupt or truncated)"
+    enabled = gc.isenabled()
+    gc.disable()  # unpickling ~100,000 objects: no point scanning them for cycles as they arrive
+    try:
+        data = pickle.loads(payload)
+    except Exception:  # a checksum-valid file from a build with other classes: not ours to trust
+        return None, "does not unpickle"
+    finally:
+        if enabled:
+            gc.enable()
+    if not isinstance(data, dict) or data.get("code") != code:
+        return None, "written by another version of papersite or its libraries"
+    if not all(isinstance(data.get(name, {}), dict) for name in SECTIONS + STATE_SECTIONS):
+        return None, "malformed"
+    return data, None
+
+
+def default_cache_path(out: Path, cache_dir: Path | None = None) -> Path:
+    """`.papersite-cache/` beside the output directory; one file per output directory."""
+    out = out.absolute()
+    where = cache_dir if cache_dir is not None else out.parent / CACHE_DIR_NAME
+    return where / f"{out.name or 'site'}-{digest(str(out).encode()).hex()[:12]}.cache"
+
+
+# --- memoised pure functions -------------------------------------------------------------
+
+_active: ContextVar[BuildCache | None] = ContextVar("papersite_cache", default=None)
+
+
+def current() -> BuildCache | None:
+    return _active.get()
+
+
+def memoize(name: str):
+    """Cache a pure function's result in the active build cache, keyed by its arguments.
+
+    Outside a build (tests, other callers) the function simply runs. Lists come back as
+    fresh lists so a caller can never change the cached value.
+    """
+
+    def decorate(func):
+        @wraps(func)
+        def wrapper(*args, **kwargs):
+            cache = _active.get()
+            if cache is None:
+                return func(*args, **kwargs)
+            try:
+                key = fingerprint((name, args, tuple(sorted(kwargs.items()))))
+            except Unfingerprintable:
+                return func(*args, **kwargs)
+            value = cache.get("memo", key, MISSING)
+            if value is MISSING:
+                value = func(*args, **kwargs)
+                cache.put("memo", key, value)
+            return list(value) if isinstance(value, list) else value
+
+        return wrapper
+
+    return decorate

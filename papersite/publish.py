@@ -1,0 +1,171 @@
+"""The files that make the site a citizen of the web: sitemap, Atom feed, robots.txt,
+.nojekyll, and the papers as BibTeX and JSON.
+
+Pure functions over the rendered site, returning {output path: text}. Deterministic:
+sorted iteration and no clock. The feed's dates come from the papers (their year as
+1 January), because a paper has no other date and a build timestamp would make two
+builds of the same content differ.
+
+Without `base_url` there are no absolute URLs, so the sitemap and feed are left out
+(the build gives one note; see `BASE_URL_NOTE`); everything else is written always.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import xml.etree.ElementTree as ET
+
+from . import urls
+from .bibtex import bibtex_file, bibtex_keys
+from .citation import tag_names
+
+ATOM_NS = "http://www.w3.org/2005/Atom"
+SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
+EXPORT_FORMAT = "papersite-papers/1"
+# A feed is polled often: it carries the newest papers, not the whole archive
+# (papers.json and the sitemap carry everything).
+FEED_LIMIT = 100
+# The sitemap protocol allows 50,000 URLs per file.
+SITEMAP_LIMIT = 50_000
+BASE_URL_NOTE = ("base_url is not set, so sitemap.xml, feed.xml and canonical links are left out "
+                 "(set base_url in the config or pass --base-url)")
+
+_NOINDEX = re.compile(r"""<meta\s+name=["']robots["']\s+content=["'][^"']*noindex""", re.IGNORECASE)
+_XML_INVALID = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def publish_files(site, pages: dict[str, str | bytes]) -> dict[str, str]:
+    """Everything beside the HTML pages; `pages` is the rendered site, used for the sitemap."""
+    files = {
+        urls.NOJEKYLL: "",
+        urls.ROBOTS: robots_txt(site.config.base_url),
+        urls.BIBTEX: bibtex_file([p.paper for p in site.papers], site.config, tag_names(site)),
+        urls.EXPORT_JSON: papers_json(site),
+    }
+    if site.config.base_url:
+        files[urls.SITEMAP] = sitemap_xml(site.config.base_url, indexable_pages(pages))
+        files[urls.FEED] = atom_feed(site)
+    return files
+
+
+def indexable_pages(pages: dict[str, str | bytes]) -> list[str]:
+    """HTML pages a search engine should list: not the 404 page, not noindex pages (alias redirects)."""
+    found = []
+    for path, text in pages.items():
+        if not path.endswith(".html") or path == urls.NOT_FOUND:
+            continue
+        head = text if isinstance(text, str) else text.decode("utf-8", "replace")
+        head = head[: head.find("</head>")] if "</head>" in head else head
+        if not _NOINDEX.search(head):
+            found.append(path)
+    return sorted(found, key=lambda p: (p != urls.HOME, p))
+
+
+def robots_txt(base_url: str | None) -> str:
+    lines = ["# Every page of this site may be indexed.", "User-agent: *", "Allow: /"]
+    if base_url:
+        lines.append(f"Sitemap: {urls.absolute_url(base_url, urls.SITEMAP)}")
+    return "\n".join(lines) + "\n"
+
+
+def xml_text(text: str) -> str:
+    """Text XML 1.0 can carry: control characters and lone surrogates dropped."""
+    return _XML_INVALID.sub("", text)
+
+
+def serialise(root: ET.Element) -> str:
+    ET.indent(root, space=" ")
+    return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+
+
+def sitemap_xml(base_url: str, paths: list[str]) -> str:
+    if len(paths) > SITEMAP_LIMIT:
+        # A sitemap index would be needed; list the first SITEMAP_LIMIT (home and papers sort early).
+        paths = paths[:SITEMAP_LIMIT]
+    root = ET.Element("urlset", {"xmlns": SITEMAP_NS})
+    for path in paths:
+        ET.SubElement(ET.SubElement(root, "url"), "loc").text = xml_text(urls.absolute_url(base_url, path))
+    return serialise(root)
+
+
+def year_date(year: int) -> str:
+    """An RFC 3339 date for a paper that only has a year: 1 January, midnight UTC."""
+    return f"{max(1, min(year, 9999)):04d}-01-01T00:00:00Z"
+
+
+def feed_papers(site) -> list:
+    """The newest papers first: by year, then by position in the site (later added, later listed)."""
+    order = {id(page): i for i, page in enumerate(site.papers)}
+    return sorted(site.papers, key=lambda p: (-p.paper.year, -order[id(p)]))[:FEED_LIMIT]
+
+
+def atom_feed(site) -> str:
+    config = site.config
+    base = config.base_url
+    names = tag_names(site)
+    papers = feed_papers(site)
+    root = ET.Element("feed", {"xmlns": ATOM_NS, "xml:lang": config.language})
+    ET.SubElement(root, "title").text = xml_text(config.title)
+    ET.SubElement(root, "subtitle").text = xml_text(config.description)
+    ET.SubElement(root, "id").text = xml_text(base)
+    ET.SubElement(root, "link", {"rel": "self", "type": "application/atom+xml", "href": xml_text(base + urls.FEED)})
+    ET.SubElement(root, "link", {"rel": "alternate", "type": "text/html", "href": xml_text(base)})
+    updated = max((p.paper.year for p in site.papers), default=1970)
+    ET.SubElement(root, "updated").text = year_date(updated)
+    ET.SubElement(ET.SubElement(root, "author"), "name").text = xml_text(config.title)
+    ET.SubElement(root, "generator").text = "papersite"
+    for page in papers:
+        paper = page.paper
+        link = urls.absolute_url(base, urls.paper_path(paper.slug))
+        entry = ET.SubElement(root, "entry")
+        ET.SubElement(entry, "title").text = xml_text(page.title_text)
+        ET.SubElement(entry, "id").text = xml_text(link)
+        ET.SubElement(entry, "link", {"rel": "alternate", "type": "text/html", "href": xml_text(link)})
+        ET.SubElement(entry, "updated").text = year_date(paper.year)
+        ET.SubElement(entry, "published").text = year_date(paper.year)
+        for author in paper.authors:
+            ET.SubElement(ET.SubElement(entry, "author"), "name").text = xml_text(author)
+        for slug in paper.tags:
+            ET.SubElement(entry, "category", {"term": slug, "label": xml_text(names.get(slug, slug))})
+        ET.SubElement(entry, "summary", {"type": "text"}).text = xml_text(page.text)
+    return serialise(root)
+
+
+def papers_json(site) -> str:
+    """Every paper's metadata, for scripts and other tools. Stable key order, UTF-8."""
+    config = site.config
+    keys = bibtex_keys([p.paper for p in site.papers])
+    counts = {listing.tag.slug: len(listing.papers) for listing in site.tags}
+    papers = []
+    for page in site.papers:
+        paper = page.paper
+        path = urls.paper_path(paper.slug)
+        papers.append({
+            "id": paper.id,
+            "slug": paper.slug,
+            "title": page.title_text,
+            "title_markdown": paper.title,
+            "title_source": paper.title_source,
+            "venue": paper.venue,
+            "year": paper.year,
+            "authors": list(paper.authors),
+            "tags": list(paper.tags),
+            "code": list(paper.code),
+            "aliases": list(paper.aliases),
+            "path": path,
+            "url": urls.absolute_url(config.base_url, path) if config.base_url else None,
+            "abstract_markdown": paper.body,
+            "abstract_text": page.text,
+            "words": page.words,
+            "bibtex_key": keys[paper.slug],
+        })
+    doc = {
+        "format": EXPORT_FORMAT,
+        "site": {"title": config.title, "description": config.description, "base_url": config.base_url,
+                 "language": config.language},
+        "tags": [{"slug": listing.tag.slug, "name": listing.tag.name, "description": listing.tag.description,
+                  "papers": counts[listing.tag.slug]} for listing in site.tags],
+        "papers": papers,
+    }
+    return json.dumps(doc, ensure_ascii=False, sort_keys=True, indent=1) + "\n"

@@ -1,0 +1,365 @@
+// Reading list: papers the reader saves, kept in this browser only (localStorage, one key per site).
+//
+// - Paper pages carry a hidden <button class="save-toggle" data-slug=... data-title=...>; this script
+//   shows it and makes it an aria-pressed toggle. Without JavaScript it never appears.
+// - Other scripts (search results) get toggles from the API below; every toggle of a paper on the
+//   page, and in other tabs (storage event), stays in sync.
+// - reading-list.html (#reading-list) lists the saved papers from the saved entries themselves (no
+//   fetch, so it works from file://), with remove buttons and BibTeX / Markdown export.
+//
+// API: window.papersiteReadingList
+//   .toggleButton(slug, title, url, details?) -> a new <button>; `url` is the paper's path relative
+//       to the site root ("papers/<slug>.html", as `u` in assets/search-store.js); `details` may give
+//       {summary, authors: [..], venue, year, permalink}.
+//   .has(slug), .entries(), .add(entry), .remove(slug), .onChange(fn), .available
+// All DOM is built with createElement/textContent: titles and summaries are never parsed as HTML.
+(function () {
+  "use strict";
+  var doc = document;
+  var rootPrefix = doc.documentElement.getAttribute("data-root") || "";
+  var rootURL = new URL(rootPrefix || "./", location.href);
+  // The site's own root path: two sites on one origin (or on file://) never share a list.
+  var KEY = "papersite:" + rootURL.pathname + ":reading-list";
+  var SAFE_PATH = /^[A-Za-z0-9._~-]+(?:\/[A-Za-z0-9._~-]+)*\.html$/;
+  var listeners = [];
+
+  function text(value, limit) {
+    return typeof value === "string" ? value.slice(0, limit || 2000) : (typeof value === "number" ? String(value) : "");
+  }
+
+  function safePath(path) {
+    return typeof path === "string" && SAFE_PATH.test(path) && path.split("/").indexOf("..") < 0 ? path : "";
+  }
+
+  function safePermalink(url) {
+    return typeof url === "string" && /^https?:\/\/[^\s]+$/.test(url) ? url.slice(0, 2000) : "";
+  }
+
+  // Everything read back from storage is checked again: the store is shared by every page of the origin.
+  function clean(entry) {
+    if (!entry || typeof entry !== "object") return null;
+    var slug = text(entry.slug, 200);
+    var url = safePath(entry.url);
+    var title = text(entry.title, 1000);
+    if (!slug || !url || !title) return null;
+    var authors = Array.isArray(entry.authors) ? entry.authors.filter(function (a) { return typeof a === "string"; }).slice(0, 200) : [];
+    return {
+      slug: slug, title: title, url: url, summary: text(entry.summary, 2000),
+      authors: authors.map(function (a) { return a.slice(0, 300); }),
+      venue: text(entry.venue, 200), year: text(entry.year, 10), permalink: safePermalink(entry.permalink),
+      // The paper page's own entry (papersite/bibtex.py, as in papers.bib), when saved from that page.
+      bibtex: /^@[A-Za-z]+\{/.test(text(entry.bibtex, 20000)) ? text(entry.bibtex, 20000).trim() : ""
+    };
+  }
+
+  function storageWorks() {
+    try {
+      var probe = KEY + ":probe";
+      localStorage.setItem(probe, "1");
+      localStorage.removeItem(probe);
+      return true;
+    } catch (e) {
+      return false;
+    }
+  }
+
+  var available = storageWorks();
+
+  function entries() {
+    if (!available) return [];
+    var data;
+    try { data = JSON.parse(localStorage.getItem(KEY) || "null"); } catch (e) { data = null; }
+    var list = data && Array.isArray(data.papers) ? data.papers : [];
+    var seen = {};
+    var out = [];
+    list.forEach(function (raw) {
+      var entry = clean(raw);
+      if (entry && !seen[entry.slug]) { seen[entry.slug] = true; out.push(entry); }
+    });
+    return out;
+  }
+
+  function store(list) {
+    try {
+      localStorage.setItem(KEY, JSON.stringify({ version: 1, papers: list }));
+      return true;
+    } catch (e) {
+      return false;   // quota or privacy mode: the toggle keeps its old state
+    }
+  }
+
+  function has(slug) {
+    return entries().some(function (e) { return e.slug === slug; });
+  }
+
+  function add(entry) {
+    var cleaned = clean(entry);
+    if (!cleaned) return false;
+    var list = entries().filter(function (e) { return e.slug !== cleaned.slug; });
+    list.push(cleaned);
+    var ok = store(list);
+    changed();
+    return ok;
+  }
+
+  function remove(slug) {
+    var ok = store(entries().filter(function (e) { return e.slug !== slug; }));
+    changed();
+    return ok;
+  }
+
+  function onChange(fn) {
+    listeners.push(fn);
+  }
+
+  function changed() {
+    var list = entries();
+    var saved = {};
+    list.forEach(function (e) { saved[e.slug] = true; });
+    Array.prototype.forEach.call(doc.querySelectorAll(".save-toggle[data-slug]"), function (button) {
+      button.setAttribute("aria-pressed", saved[button.getAttribute("data-slug")] ? "true" : "false");
+    });
+    listeners.forEach(function (fn) { fn(list); });
+  }
+
+  function wire(button, entry) {
+    button.setAttribute("aria-pressed", has(entry.slug) ? "true" : "false");
+    button.addEventListener("click", function (event) {
+      event.preventDefault();
+      event.stopPropagation();
+      if (has(entry.slug)) remove(entry.slug); else add(entry);
+    });
+    button.hidden = false;
+  }
+
+  function toggleButton(slug, title, url, details) {
+    details = details || {};
+    var button = doc.createElement("button");
+    button.type = "button";
+    button.className = "save-toggle save-toggle-small";
+    button.setAttribute("data-slug", slug);
+    button.textContent = "Save";
+    // The visible word starts the name (WCAG 2.5.3); the title tells the toggles of a list apart.
+    button.setAttribute("aria-label", "Save: " + title);
+    button.title = "Save to your reading list";
+    var entry = {
+      slug: slug, title: title, url: url, summary: details.summary, authors: details.authors,
+      venue: details.venue, year: details.year, permalink: details.permalink
+    };
+    if (!available || !clean(entry)) {
+      button.hidden = true;
+      return button;
+    }
+    wire(button, entry);
+    return button;
+  }
+
+  function pageBibtex(button) {
+    var source = doc.getElementById(button.getAttribute("data-bibtex-from") || "");
+    return source ? source.textContent : "";
+  }
+
+  function setUpPageToggle() {
+    if (!available) return;
+    Array.prototype.forEach.call(doc.querySelectorAll("button.save-toggle[data-slug][hidden]"), function (button) {
+      var authors;
+      try { authors = JSON.parse(button.getAttribute("data-authors") || "[]"); } catch (e) { authors = []; }
+      wire(button, {
+        slug: button.getAttribute("data-slug"), title: button.getAttribute("data-title"),
+        url: button.getAttribute("data-url"), summary: button.getAttribute("data-summary"), authors: authors,
+        venue: button.getAttribute("data-venue"), year: button.getAttribute("data-year"),
+        permalink: button.getAttribute("data-permalink"), bibtex: pageBibtex(button)
+      });
+    });
+  }
+
+  // --- export ------------------------------------------------------------------------------
+
+  function absoluteURL(entry) {
+    return entry.permalink || new URL(entry.url, rootURL).href;
+  }
+
+  var TEX = { "\\": "\\textbackslash{}", "{": "\\{", "}": "\\}", "&": "\\&", "%": "\\%", "$": "\\$",
+              "#": "\\#", "_": "\\_", "~": "\\textasciitilde{}", "^": "\\textasciicircum{}" };
+
+  function tex(value) {
+    return value.replace(/[\\{}&%$#_~^]/g, function (ch) { return TEX[ch]; }).replace(/\s+/g, " ").trim();
+  }
+
+  function bibtex(list) {
+    var used = {};
+    return list.map(function (e) {
+      if (e.bibtex) return e.bibtex + "\n";
+      // The key papersite/bibtex.py gives the same paper: <slug><year>.
+      var key = (e.slug + (/^\d{4}$/.test(e.year) ? e.year : "")).replace(/[^A-Za-z0-9_:-]/g, "-") || "paper";
+      var base = key;
+      for (var n = 2; used[key]; n++) key = base + "-" + n;
+      used[key] = true;
+      var fields = [["title", "{" + tex(e.title) + "}"]];
+      if (e.authors.length) fields.push(["author", e.authors.map(tex).join(" and ")]);
+      if (e.venue) fields.push(["booktitle", tex(e.venue)]);
+      if (/^\d{4}$/.test(e.year)) fields.push(["year", e.year]);
+      var url = absoluteURL(e);
+      // Verbatim (the url package reads it raw); only characters that would end the field are encoded.
+      if (/^https?:/.test(url)) fields.push(["url", url.replace(/[{}\\\s]/g, function (ch) { return encodeURIComponent(ch); })]);
+      return "@inproceedings{" + key + ",\n" + fields.map(function (f) {
+        return "  " + f[0] + " = {" + f[1] + "}";
+      }).join(",\n") + "\n}\n";
+    }).join("\n");
+  }
+
+  function markdownText(value) {
+    return value.replace(/([\\`*_[\]<>])/g, "\\$1").replace(/\s+/g, " ").trim();
+  }
+
+  function markdownURL(url) {
+    return url.replace(/[()<>\s]/g, function (ch) { return encodeURIComponent(ch); });
+  }
+
+  function byline(e) {
+    var names = e.authors.slice(0, 3).join(", ") + (e.authors.length > 3 ? " et al." : "");
+    var where = [e.venue, e.year].filter(Boolean).join(" ");
+    return [names, where].filter(Boolean).join(" · ");
+  }
+
+  function markdown(list) {
+    return list.map(function (e) {
+      var line = "- [" + markdownText(e.title) + "](" + markdownURL(absoluteURL(e)) + ")";
+      var meta = byline(e);
+      return meta ? line + " — " + markdownText(meta) : line;
+    }).join("\n") + "\n";
+  }
+
+  var FORMATS = {
+    bibtex: { make: bibtex, file: "reading-list.bib", type: "application/x-bibtex" },
+    markdown: { make: markdown, file: "reading-list.md", type: "text/markdown" }
+  };
+
+  // --- reading-list.html --------------------------------------------------------------------
+
+  function element(tag, className, content) {
+    var el = doc.createElement(tag);
+    if (className) el.className = className;
+    if (content) el.textContent = content;
+    return el;
+  }
+
+  function setUpListPage() {
+    var container = doc.getElementById("reading-list");
+    if (!container) return;
+    var status = doc.getElementById("reading-list-status");
+    var items = doc.getElementById("reading-list-items");
+    var exportBox = doc.getElementById("reading-list-export");
+    var output = exportBox.querySelector(".export-output");
+    var textarea = doc.getElementById("export-text");
+    var download = doc.getElementById("export-download");
+    var copy = doc.getElementById("export-copy");
+    var formatButtons = exportBox.querySelectorAll("[data-export]");
+    var format = null;
+    var blobURL = null;
+    container.hidden = false;
+
+    if (!available) {
+      status.textContent = "This browser does not let the site store data (private mode or blocked storage), so there is no reading list here.";
+      return;
+    }
+
+    function showExport(list) {
+      Array.prototype.forEach.call(formatButtons, function (b) {
+        b.setAttribute("aria-pressed", b.getAttribute("data-export") === format ? "true" : "false");
+      });
+      if (!format) { output.hidden = true; return; }
+      var spec = FORMATS[format];
+      var content = spec.make(list);
+      textarea.value = content;
+      if (blobURL) URL.revokeObjectURL(blobURL);
+      blobURL = URL.createObjectURL(new Blob([content], { type: spec.type + ";charset=utf-8" }));
+      download.href = blobURL;
+      download.setAttribute("download", spec.file);
+      download.textContent = "Download " + spec.file;
+      output.hidden = false;
+    }
+
+    function render(list) {
+      items.textContent = "";
+      list.forEach(function (e) {
+        var li = element("li", "paper-card reading-item");
+        var heading = element("h2", "paper-card-title");
+        var link = element("a", null, e.title);
+        link.href = rootPrefix + e.url;
+        heading.appendChild(link);
+        li.appendChild(heading);
+        var meta = byline(e);
+        if (meta) li.appendChild(element("p", "paper-card-meta", meta));
+        if (e.summary) li.appendChild(element("p", "paper-card-summary", e.summary));
+        var button = element("button", "button remove-button", "Remove");
+        button.type = "button";
+        button.setAttribute("aria-label", "Remove: " + e.title);
+        button.addEventListener("click", function () {
+          var index = entries().findIndex(function (x) { return x.slug === e.slug; });
+          remove(e.slug);
+          status.textContent = "Removed “" + e.title + "”. " + countText(entries().length);
+          focusAfterRemove(index);
+        });
+        li.appendChild(button);
+        items.appendChild(li);
+      });
+      exportBox.hidden = list.length === 0;
+      if (list.length) showExport(list);
+    }
+
+    function focusAfterRemove(index) {
+      var buttons = items.querySelectorAll(".remove-button");
+      var target = buttons[Math.min(index, buttons.length - 1)];
+      if (target) target.focus(); else doc.getElementById("main").focus();
+    }
+
+    function countText(n) {
+      return n === 0 ? "No saved papers yet: use the Save button on a paper page to add one."
+                     : n + " saved paper" + (n === 1 ? "" : "s") + ".";
+    }
+
+    Array.prototype.forEach.call(formatButtons, function (b) {
+      b.addEventListener("click", function () {
+        format = format === b.getAttribute("data-export") ? null : b.getAttribute("data-export");
+        showExport(entries());
+      });
+    });
+    copy.addEventListener("click", function () {
+      function fallback() {
+        textarea.focus();
+        textarea.select();
+        var ok = false;
+        try { ok = doc.execCommand("copy"); } catch (e) { ok = false; }
+        status.textContent = ok ? "Copied to the clipboard." : "Select the text and copy it with your keyboard.";
+      }
+      if (navigator.clipboard && navigator.clipboard.writeText) {
+        navigator.clipboard.writeText(textarea.value).then(function () {
+          status.textContent = "Copied to the clipboard.";
+        }, fallback);
+      } else {
+        fallback();
+      }
+    });
+
+    onChange(function (list) {
+      status.textContent = countText(list.length);
+      render(list);
+    });
+    var initial = entries();
+    status.textContent = countText(initial.length);
+    render(initial);
+  }
+
+  window.addEventListener("storage", function (event) {
+    if (event.key === KEY || event.key === null) changed();
+  });
+
+  window.papersiteReadingList = {
+    available: available, key: KEY, entries: entries, has: has, add: add, remove: remove,
+    onChange: onChange, toggleButton: toggleButton, bibtex: bibtex, markdown: markdown
+  };
+
+  setUpPageToggle();
+  setUpListPage();
+})();

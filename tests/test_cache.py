@@ -1,0 +1,301 @@
+"""Incremental builds give exactly the output of a clean build, after every kind of edit.
+
+Each test builds the 59-paper real-corpus sample (tests/fixtures/ml-sample.jsonl) once with
+the cache, edits something, builds again with the cache, and compares every byte of the
+output with a clean build of the edited project into another directory. Also: the cache
+is ignored when corrupt, stale or told to (--clean); a hand-edited output file is made
+again; and a parallel build writes the same bytes as a serial one.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO, build_args, make_project
+from papersite import cache as cache_module
+from papersite import parallel
+from papersite.cache import default_cache_path, state_path
+from papersite.cli import main
+from papersite.pipeline import BuildOptions, build
+
+SAMPLE = REPO / "tests" / "fixtures" / "ml-sample.jsonl"
+
+
+@pytest.fixture(autouse=True)
+def fixed_code_version(monkeypatch):
+    """One code version for the whole module: these tests are about the data in the cache, and a
+    module edited while they run (in a shared working tree) must not turn every build cold."""
+    import papersite.pipeline as pipeline
+
+    monkeypatch.setattr(pipeline, "code_version", lambda: CODE)
+
+
+CODE = cache_module.code_version()
+
+
+@pytest.fixture(scope="module")
+def sample_project(tmp_path_factory) -> Path:
+    root = make_project(tmp_path_factory.mktemp("cache") / "proj")
+    with contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(io.StringIO()):
+        assert main(["import", str(SAMPLE), "--content", str(root / "content")]) == 0
+    # Own copies: the tests compare builds made seconds apart, so their inputs must hold still.
+    shutil.copytree(REPO / "templates", root / "templates")
+    shutil.copytree(REPO / "static", root / "static")
+    return root
+
+
+@pytest.fixture
+def proj(sample_project, tmp_path) -> Path:
+    root = tmp_path / "proj"
+    shutil.copytree(sample_project, root)
+    return root
+
+
+def options(root: Path, out: Path | None = None, **extra) -> BuildOptions:
+    return BuildOptions(content=root / "content", config=root / "site.yml", out=out or root / "site",
+                        templates=root / "templates", static=root / "static", jobs=extra.pop("jobs", 1), **extra)
+
+
+def tree(out: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(out)): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}
+
+
+def assert_same_as_clean(root: Path, tmp_path: Path):
+    """The incremental output equals a clean build of the same inputs, file for file."""
+    clean = tmp_path / "clean"
+    build(options(root, clean / "site", clean=True, cache_dir=clean / "cache"))
+    ours, theirs = tree(root / "site"), tree(clean / "site")
+    assert sorted(ours) == sorted(theirs)
+    different = [path for path in ours if ours[path] != theirs[path]]
+    assert not different, different[:5]
+
+
+def paper_file(root: Path, name: str) -> Path:
+    return next((root / "content" / "papers").glob(f"{name}.md"))
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text, old
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def first_paper(root: Path) -> Path:
+    return sorted((root / "content" / "papers").glob("*.md"))[0]
+
+
+def test_a_rebuild_with_nothing_changed_writes_nothing(proj):
+    first = build(options(proj))
+    assert first.rendered == first.pages and first.reused == 0
+    index = proj / "site" / "index.html"
+    before = index.stat()
+    again = build(options(proj))
+    assert again.rendered == 0 and again.reused == first.pages
+    assert (again.pages, again.files, again.warnings) == (first.pages, first.files, first.warnings)
+    after = index.stat()
+    assert (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)
+
+
+def test_editing_one_abstract_rebuilds_only_what_shows_it(proj, tmp_path):
+    build(options(proj))
+    path = first_paper(proj)
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.rstrip("\n") + " An added closing sentence about $x^2$ and https://example.org/x.\n", encoding="utf-8")
+    result = build(options(proj))
+    assert 0 < result.rendered < result.pages // 2
+    assert result.reused > result.pages // 2
+    assert_same_as_clean(proj, tmp_path)
+
+
+@pytest.mark.parametrize("kind", ["title", "tags", "authors", "venue-year"])
+def test_editing_front_matter(proj, tmp_path, kind):
+    build(options(proj))
+    path = first_paper(proj)
+    text = path.read_text(encoding="utf-8")
+    front = text.split("---\n")[1]
+    line = {key: value for key, value in (l.split(":", 1) for l in front.splitlines() if ":" in l)}
+    if kind == "title":
+        edit(path, "title:" + line["title"], "title: 'A new title with $\\alpha$ in it'")
+    elif kind == "tags":
+        edit(path, "tags:" + line["tags"], "tags: [robotics]")
+    elif kind == "authors":
+        edit(path, "authors:" + line["authors"], "authors: [Ada Lovelace, Émilie du Châtelet]")
+    else:
+        edit(path, "year:" + line["year"], "year: 2031")
+    build(options(proj))
+    assert_same_as_clean(proj, tmp_path)
+
+
+def test_editing_the_taxonomy(proj, tmp_path):
+    build(options(proj))
+    edit(proj / "content" / "tags.yml", "name: ", "name: Renamed ")
+    build(options(proj))
+    assert_same_as_clean(proj, tmp_path)
+
+
+def test_editing_a_template_rebuilds_every_page(proj, tmp_path):
+    first = build(options(proj))
+    base = proj / "templates" / "base.html"
+    base.write_text(base.read_text(encoding="utf-8").replace("</body>", "<!-- edited -->\n</body>"), encoding="utf-8")
+    result = build(options(proj))
+    assert result.rendered == first.pages
+    assert "<!-- edited -->" in (proj / "site" / "index.html").read_text(encoding="utf-8")
+    assert_same_as_clean(proj, tmp_path)
+
+
+@pytest.mark.parametrize("change", [("title: ", "title: Renamed "), ("title: ", "repo_url: https://example.org/repo\ntitle: ")])
+def test_editing_the_config(proj, tmp_path, change):
+    build(options(proj))
+    edit(proj / "site.yml", *change)
+    build(options(proj))
+    assert_same_as_clean(proj, tmp_path)
+
+
+def test_per_page_and_base_url_changes(proj, tmp_path):
+    build(options(proj))
+    with open(proj / "site.yml", "a", encoding="utf-8") as f:
+        f.write("per_page: 7\nbase_url: https://example.org/papers/\n")
+    build(options(proj))
+    assert (proj / "site" / "browse" / "page-9.html").is_file()
+    assert_same_as_clean(proj, tmp_path)
+
+
+def test_deleting_a_paper(proj, tmp_path):
+    build(options(proj))
+    gone = first_paper(proj)
+    gone.unlink()
+    build(options(proj))
+    assert not (proj / "site" / "papers" / f"{gone.stem}.html").exists()
+    assert_same_as_clean(proj, tmp_path)
+
+
+@pytest.mark.parametrize("keep_alias", [True, False])
+def test_renaming_a_slug(proj, tmp_path, keep_alias):
+    build(options(proj))
+    path = first_paper(proj)
+    old = path.stem
+    edit(path, f"slug: {old}\n", "slug: a-renamed-paper\n")
+    if keep_alias:
+        edit(path, "aliases: []", f"aliases: [{old}]")
+    build(options(proj))
+    assert (proj / "site" / "papers" / "a-renamed-paper.html").is_file()
+    assert (proj / "site" / "papers" / f"{old}.html").is_file() == keep_alias
+    assert_same_as_clean(proj, tmp_path)
+
+
+def test_adding_a_paper(proj, tmp_path):
+    build(options(proj))
+    source = first_paper(proj)
+    text = source.read_text(encoding="utf-8").replace(f"slug: {source.stem}\n", "slug: brand-new-paper\n")
+    text = text.replace("id: ", "id: added-", 1)
+    text = re.sub(r"(?m)^title: .*$", "title: A brand new paper", text, count=1)
+    (proj / "content" / "papers" / "brand-new-paper.md").write_text(text, encoding="utf-8")
+    build(options(proj))
+    assert_same_as_clean(proj, tmp_path)
+
+
+def test_several_edits_in_a_row_stay_identical(proj, tmp_path):
+    build(options(proj))
+    papers = sorted((proj / "content" / "papers").glob("*.md"))
+    edit(papers[3], "\n---\n", "\n---\nA first line added to the abstract.\n\n")
+    build(options(proj))
+    papers[5].unlink()
+    build(options(proj))
+    edit(proj / "site.yml", "title: ", "title: Again ")
+    build(options(proj))
+    edit(papers[3], "A first line added", "A first line changed")
+    build(options(proj))
+    assert_same_as_clean(proj, tmp_path)
+
+
+def test_a_hand_edited_or_deleted_output_file_is_made_again(proj, tmp_path):
+    build(options(proj))
+    page = sorted((proj / "site" / "papers").glob("*.html"))[0]
+    page.write_text("tampered", encoding="utf-8")
+    (proj / "site" / "tags" / "index.html").unlink()
+    (proj / "site" / "stray.html").write_text("not ours", encoding="utf-8")
+    build(options(proj))
+    assert page.read_text(encoding="utf-8") != "tampered"
+    assert not (proj / "site" / "stray.html").exists()
+    assert_same_as_clean(proj, tmp_path)
+
+
+def corrupt(path: Path, how: str) -> None:
+    data = bytearray(path.read_bytes())
+    if how == "flip":
+        data[len(data) // 2] ^= 0xFF
+    elif how == "truncate":
+        data = data[: len(data) // 3]
+    else:
+        data = bytearray(b"garbage")
+    path.write_bytes(bytes(data))
+
+
+@pytest.mark.parametrize("which", ["cache", "state"])
+@pytest.mark.parametrize("how", ["flip", "truncate", "garbage"])
+def test_a_corrupt_cache_file_is_ignored(proj, tmp_path, which, how):
+    first = build(options(proj))
+    cache_file = default_cache_path(proj / "site")
+    path = cache_file if which == "cache" else state_path(cache_file)
+    # Change an input too, so the build cannot stop at "nothing changed".
+    edit(first_paper(proj), "\n---\n", "\n---\nAn edit.\n\n")
+    corrupt(path, how)
+    result = build(options(proj))
+    assert result.rendered == first.pages   # nothing was trusted
+    assert result.cache_note
+    assert_same_as_clean(proj, tmp_path)
+    assert build(options(proj)).rendered == 0  # and a good cache was written again
+
+
+def test_a_corrupt_state_file_alone_does_not_skip_the_build(proj, tmp_path):
+    build(options(proj))
+    corrupt(state_path(default_cache_path(proj / "site")), "flip")
+    result = build(options(proj))
+    assert result.rendered > 0 and result.cache_note
+    assert_same_as_clean(proj, tmp_path)
+
+
+def test_a_cache_from_another_code_version_is_ignored(proj, tmp_path, monkeypatch):
+    first = build(options(proj))
+    import papersite.pipeline as pipeline
+
+    monkeypatch.setattr(pipeline, "code_version", lambda: b"another version!")
+    result = build(options(proj))
+    assert result.rendered == first.pages and "another version" in result.cache_note
+
+
+def test_clean_ignores_the_cache(proj, cli):
+    flags = ("--templates", proj / "templates", "--static", proj / "static")
+    assert cli(*build_args(proj), *flags).code == 0
+    result = build(options(proj, clean=True))
+    assert result.rendered == result.pages
+    run = cli(*build_args(proj), *flags, "--clean", "--jobs", "1")
+    assert run.code == 0, run.err
+
+
+def test_the_cache_lives_outside_the_output(proj):
+    build(options(proj))
+    assert (proj / ".papersite-cache").is_dir()
+    assert not any(p.name.endswith(".cache") for p in (proj / "site").rglob("*"))
+
+
+def test_parallel_and_serial_builds_are_byte_identical(proj, tmp_path, monkeypatch):
+    monkeypatch.setattr(parallel, "MIN_PARALLEL_ITEMS", 8)   # the sample is small; make the pool run
+    used = parallel.used_pool
+    serial = build(options(proj, tmp_path / "serial" / "site", jobs=1, clean=True, cache_dir=tmp_path / "c1"))
+    assert parallel.used_pool == used
+    para = build(options(proj, tmp_path / "parallel" / "site", jobs=2, clean=True, cache_dir=tmp_path / "c2"))
+    assert parallel.used_pool >= used + 2   # Markdown and templates both went to the pool
+    assert serial.warnings == para.warnings
+    assert tree(tmp_path / "serial" / "site") == tree(tmp_path / "parallel" / "site")
+    # And an incremental parallel build after an edit agrees with a serial clean one.
+    edit(first_paper(proj), "\n---\n", "\n---\nParallel edit.\n\n")
+    build(options(proj, tmp_path / "parallel" / "site", jobs=2, cache_dir=tmp_path / "c2"))
+    build(options(proj, tmp_path / "serial" / "site", jobs=1, clean=True, cache_dir=tmp_path / "c1"))
+    assert tree(tmp_path / "serial" / "site") == tree(tmp_path / "parallel" / "site")

@@ -1,0 +1,481 @@
+"""Publishing and linking: sitemap, Atom feed, canonical links, previews, citations, exports,
+alias redirects, the 404 page, build notes and progress, and the GitHub Pages workflow."""
+
+from __future__ import annotations
+
+import html
+import io
+import json
+import re
+import shutil
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+import yaml
+
+from conftest import REPO, build_args, make_project, paper_text
+from papersite import urls
+from papersite.bibtex import bibtex_keys, escape_math, markdown_to_latex
+from papersite.cli import main
+from papersite.model import Paper
+from papersite.notfound import ROOT_SCRIPT, script_hash
+from papersite.progress import Progress
+from papersite.publish import BASE_URL_NOTE
+
+BASE = "https://example.org/papers/"
+ATOM = "{http://www.w3.org/2005/Atom}"
+SITEMAP = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
+README_COMMAND = "python3 -m venv .venv && .venv/bin/pip install -r requirements.txt && npm ci && .venv/bin/python build.py"
+
+HOSTILE_TITLE = r"'Fast & 100% sure: $x_1^{2}$ costs #1 {half ~ ^ \ back Über_all'"
+HOSTILE_BODY = (
+    "We study A & B at 100% with $\\{x\\}$ and a lone } brace, C# ~ ^ \\\\ and snake_case.\n\n"
+    "A second paragraph with \\$5 and `code_span` and [a link](https://example.com/a_b?x=1&y=2)."
+)
+EXTRA_PAPERS = {
+    "hostile.md": paper_text(id="pub-0001", slug="hostile-characters", title=HOSTILE_TITLE,
+                             authors="[Ada Lovelace, 'Smith and Wesson', 'Élodie Ørsted']", body=HOSTILE_BODY),
+    "renamed.md": paper_text(id="pub-0002", slug="new-name", title="'A paper that changed its slug'",
+                             aliases="[old-name]"),
+}
+
+
+# --- helpers ---------------------------------------------------------------------------------
+
+def html_files(site: Path) -> dict[str, str]:
+    return {str(p.relative_to(site)): p.read_text(encoding="utf-8") for p in sorted(site.rglob("*.html"))}
+
+
+def meta(text: str, attr: str, name: str) -> list[str]:
+    """Values of <meta {attr}="{name}" content="..."> (our templates write name/property first)."""
+    pattern = rf'<meta {attr}="{re.escape(name)}" content="([^"]*)">'
+    return [html.unescape(v) for v in re.findall(pattern, text)]
+
+
+def canonical_of(text: str) -> list[str]:
+    return [html.unescape(v) for v in re.findall(r'<link rel="canonical" href="([^"]*)">', text)]
+
+
+def is_redirect(text: str) -> bool:
+    return 'http-equiv="refresh"' in text
+
+
+def is_noindex(text: str) -> bool:
+    return bool(re.search(r'<meta name="robots" content="[^"]*noindex', text))
+
+
+def paper_slugs(site: Path) -> set[str]:
+    return {p["slug"] for p in json.loads((site / urls.EXPORT_JSON).read_text(encoding="utf-8"))["papers"]}
+
+
+def parse_bibtex(text: str) -> list[tuple[str, str, dict[str, str]]]:
+    """(type, key, fields) per entry, as BibTeX reads them: braces counted whatever precedes them."""
+    entries = []
+    start_re = re.compile(r"@(\w+)\s*\{\s*([^,\s{}]+)\s*,")
+    field_re = re.compile(r"\s*(\w+)\s*=\s*\{")
+    pos = 0
+    while (at := text.find("@", pos)) >= 0:
+        m = start_re.match(text, at)
+        assert m, f"not an entry at offset {at}: {text[at:at + 60]!r}"
+        depth, end = 0, None
+        for k in range(text.index("{", at), len(text)):
+            if text[k] == "{":
+                depth += 1
+            elif text[k] == "}":
+                depth -= 1
+                if depth == 0:
+                    end = k
+                    break
+        assert end is not None, f"entry {m.group(2)} has unbalanced braces"
+        body, fields, fpos = text[m.end():end], {}, 0
+        while (f := field_re.match(body, fpos)) is not None:
+            depth, k = 1, f.end()
+            while depth:
+                assert k < len(body), f"{m.group(2)}: field {f.group(1)} is not closed"
+                depth += {"{": 1, "}": -1}.get(body[k], 0)
+                k += 1
+            assert f.group(1) not in fields, f"{m.group(2)}: field {f.group(1)} twice"
+            fields[f.group(1)] = body[f.end():k - 1]
+            fpos = k
+            if body[fpos:fpos + 1] == ",":
+                fpos += 1
+        assert body[fpos:].strip() == "", f"{m.group(2)}: unparsed text {body[fpos:fpos + 60]!r}"
+        entries.append((m.group(1), m.group(2), fields))
+        pos = end + 1
+    return entries
+
+
+LATEX_ESCAPES = re.compile(r"\\[&%$#_]|\\text(?:backslash|braceleft|braceright|asciitilde|asciicircum)\{\}")
+
+
+def unescaped_specials(value: str) -> str:
+    """What is left of LaTeX's special characters once escapes and $math$ are taken out."""
+    text = LATEX_ESCAPES.sub("", value.replace(r"\$", ""))
+    text = re.sub(r"\$[^$]*\$", "", text)
+    return "".join(c for c in text if c in "&%$#_~^\\")
+
+
+# --- the site built with a base URL ----------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def published(tmp_path_factory) -> Path:
+    root = make_project(tmp_path_factory.mktemp("publish") / "proj", EXTRA_PAPERS, copy_papers=True)
+    assert main(build_args(root, "--base-url", BASE)) == 0
+    return root / "site"
+
+
+def test_sitemap_lists_every_indexable_page_once_with_absolute_urls(published):
+    root = ET.parse(published / urls.SITEMAP).getroot()
+    assert root.tag == f"{SITEMAP}urlset"
+    locs = [loc.text for loc in root.iter(f"{SITEMAP}loc")]
+    assert len(locs) == len(set(locs))
+    pages = html_files(published)
+    expected = {urls.absolute_url(BASE, path) for path, text in pages.items()
+                if path != urls.NOT_FOUND and not is_noindex(text)}
+    assert set(locs) == expected
+    assert locs[0] == BASE
+    for slug in paper_slugs(published):
+        assert locs.count(f"{BASE}papers/{slug}.html") == 1
+    assert f"{BASE}papers/old-name.html" not in locs   # a redirect is not a page of its own
+    assert all(loc.startswith(BASE) for loc in locs)
+
+
+def test_feed_is_atom_with_one_absolute_link_per_paper_and_dates_from_content(published):
+    root = ET.parse(published / urls.FEED).getroot()
+    assert root.tag == f"{ATOM}feed"
+    assert root.find(f"{ATOM}id").text == BASE
+    assert root.find(f"{ATOM}link[@rel='self']").get("href") == BASE + urls.FEED
+    assert root.find(f"{ATOM}updated").text == "2025-01-01T00:00:00Z"   # the newest paper's year, not the clock
+    entries = root.findall(f"{ATOM}entry")
+    links = [e.find(f"{ATOM}link[@rel='alternate']").get("href") for e in entries]
+    assert sorted(links) == sorted(f"{BASE}papers/{slug}.html" for slug in paper_slugs(published))
+    for entry in entries:
+        assert entry.find(f"{ATOM}id").text == entry.find(f"{ATOM}link").get("href")
+        assert entry.find(f"{ATOM}title").text.strip()
+        assert entry.find(f"{ATOM}summary").text.strip()
+        assert re.fullmatch(r"\d{4}-01-01T00:00:00Z", entry.find(f"{ATOM}updated").text)
+    hostile = next(e for e in entries if e.find(f"{ATOM}id").text.endswith("/hostile-characters.html"))
+    assert [a.findtext(f"{ATOM}name") for a in hostile.findall(f"{ATOM}author")] == [
+        "Ada Lovelace", "Smith and Wesson", "Élodie Ørsted"]
+
+
+def test_robots_nojekyll_and_feed_discovery(published):
+    assert (published / urls.NOJEKYLL).is_file()
+    robots = (published / urls.ROBOTS).read_text()
+    assert "User-agent: *" in robots and f"Sitemap: {BASE}sitemap.xml" in robots
+    home = (published / "index.html").read_text()
+    assert '<link rel="alternate" type="application/atom+xml"' in home
+    assert 'href="feed.xml"' in home
+
+
+def test_every_page_has_a_canonical_link_and_link_preview_meta(published):
+    for path, text in html_files(published).items():
+        canonical = canonical_of(text)
+        assert len(canonical) == 1, path
+        if is_redirect(text):
+            continue   # checked with the alias pages
+        assert canonical[0] == urls.absolute_url(BASE, path), path
+        if path == urls.NOT_FOUND:
+            continue
+        assert meta(text, "property", "og:url") == canonical, path
+        assert meta(text, "property", "og:site_name") == ["NeurIPS 2025 Abstracts"], path
+        assert meta(text, "property", "og:title")[0].strip(), path
+        assert meta(text, "property", "og:description")[0].strip(), path
+        assert meta(text, "name", "twitter:card") == ["summary"], path
+
+
+def test_paper_pages_have_highwire_tags_and_json_ld(published):
+    slugs = paper_slugs(published)
+    for slug in slugs:
+        text = (published / "papers" / f"{slug}.html").read_text(encoding="utf-8")
+        title = meta(text, "name", "citation_title")
+        assert len(title) == 1 and title == meta(text, "property", "og:title"), slug
+        assert meta(text, "name", "citation_publication_date") == ["2025"], slug
+        assert meta(text, "name", "citation_conference_title") == ["NeurIPS"], slug
+        assert meta(text, "name", "citation_abstract_html_url") == [f"{BASE}papers/{slug}.html"], slug
+        blocks = re.findall(r'<script type="application/ld\+json">(.*?)</script>', text, re.S)
+        assert len(blocks) == 1, slug
+        data = json.loads(blocks[0])
+        assert data["@type"] == "ScholarlyArticle" and data["@context"] == "https://schema.org"
+        assert data["name"] == title[0] and data["url"] == f"{BASE}papers/{slug}.html"
+        assert data["datePublished"] == "2025" and data["abstract"]
+    text = (published / "papers" / "hostile-characters.html").read_text(encoding="utf-8")
+    assert meta(text, "name", "citation_author") == ["Ada Lovelace", "Smith and Wesson", "Élodie Ørsted"]
+    data = json.loads(re.search(r'<script type="application/ld\+json">(.*?)</script>', text, re.S).group(1))
+    assert [a["name"] for a in data["author"]] == ["Ada Lovelace", "Smith and Wesson", "Élodie Ørsted"]
+
+
+def test_papers_bib_parses_with_unique_keys_and_escaped_text(published):
+    text = (published / urls.BIBTEX).read_text(encoding="utf-8")
+    entries = parse_bibtex(text)
+    keys = [key for _, key, _ in entries]
+    assert len(keys) == len(set(keys)) == len(paper_slugs(published))
+    assert {kind for kind, _, _ in entries} == {"inproceedings"}
+    assert "fastsverl2025" in keys
+    for _, key, fields in entries:
+        assert {"title", "booktitle", "year", "url", "abstract"} <= set(fields), key
+        assert fields["url"].startswith(f"{BASE}papers/")
+        for name, value in fields.items():
+            if name != "url":
+                assert unescaped_specials(value) == "", (key, name, value)
+    fields = dict((k, f) for _, k, f in entries)["hostile-characters2025"]
+    title = fields["title"]
+    for escaped in (r"\&", r"100\%", r"\#1", r"\textbraceleft{}", r"\textasciitilde{}", r"\textasciicircum{}",
+                    r"\textbackslash{}", r"Über\_all", "$x_1^{2}$"):
+        assert escaped in title, escaped
+    assert fields["author"] == "Ada Lovelace and {Smith and Wesson} and Élodie Ørsted"
+    abstract = fields["abstract"]
+    assert r"$\lbrace x\rbrace$" in abstract and r"\textbraceright{} brace" in abstract
+    assert r"C\# \textasciitilde{} \textasciicircum{} \textbackslash{}" in abstract and r"snake\_case" in abstract
+    assert r"\$5" in abstract and r"code\_span" in abstract and "\n" not in abstract
+
+
+def test_cite_box_shows_the_same_entry_and_a_copy_button(published):
+    bib = (published / urls.BIBTEX).read_text(encoding="utf-8")
+    page = (published / "papers" / "hostile-characters.html").read_text(encoding="utf-8")
+    box = re.search(r'<pre class="bibtex" id="bibtex"><code>(.*?)</code></pre>', page, re.S)
+    assert box and html.unescape(box.group(1)) in bib
+    assert 'data-copy-from="bibtex"' in page and 'data-copy-link="permalink"' in page
+    assert '<h2 id="cite"><a class="anchor" href="#cite">' in page
+    assert '<h2 id="abstract"><a class="anchor" href="#abstract">' in page
+
+
+def test_papers_json_lists_every_paper(published):
+    doc = json.loads((published / urls.EXPORT_JSON).read_text(encoding="utf-8"))
+    slugs = {p.stem for p in (REPO / "content" / "papers").glob("*.md")} | {"hostile-characters", "new-name"}
+    assert {p["slug"] for p in doc["papers"]} == slugs
+    keys = {key for _, key, _ in parse_bibtex((published / urls.BIBTEX).read_text(encoding="utf-8"))}
+    for paper in doc["papers"]:
+        assert paper["url"] == f"{BASE}papers/{paper['slug']}.html"
+        assert (published / paper["path"]).is_file()
+        assert paper["bibtex_key"] in keys
+        assert paper["title"] and paper["abstract_text"] and paper["year"] == 2025
+    renamed = next(p for p in doc["papers"] if p["slug"] == "new-name")
+    assert renamed["aliases"] == ["old-name"]
+    assert doc["site"]["base_url"] == BASE
+
+
+def test_home_page_links_the_exports(published):
+    home = (published / "index.html").read_text(encoding="utf-8")
+    assert 'href="papers.bib"' in home and 'href="papers.json"' in home and 'href="feed.xml"' in home
+
+
+def test_alias_gets_a_redirect_page_with_refresh_canonical_and_visible_link(published):
+    text = (published / "papers" / "old-name.html").read_text(encoding="utf-8")
+    assert '<meta http-equiv="refresh" content="0; url=new-name.html">' in text
+    assert canonical_of(text) == [f"{BASE}papers/new-name.html"]
+    assert '<a href="new-name.html">' in text
+    assert is_noindex(text)
+
+
+def test_404_page_uses_base_href_when_base_url_is_set(published):
+    text = (published / urls.NOT_FOUND).read_text(encoding="utf-8")
+    assert f'<base href="{BASE}">' in text
+    assert text.index("<base") < text.index("<link rel=\"stylesheet\"")
+    assert f"data-root=\"{BASE}\"" in text
+    assert "base-uri 'self' https://example.org" in text
+    assert is_noindex(text)
+
+
+def test_publish_outputs_are_byte_identical_across_builds(published, tmp_path):
+    root = make_project(tmp_path / "again", EXTRA_PAPERS, copy_papers=True)
+    assert main(build_args(root, "--base-url", BASE)) == 0
+    for name in (urls.SITEMAP, urls.FEED, urls.ROBOTS, urls.BIBTEX, urls.EXPORT_JSON, urls.NOT_FOUND):
+        assert (root / "site" / name).read_bytes() == (published / name).read_bytes(), name
+
+
+# --- without a base URL ----------------------------------------------------------------------
+
+def test_without_base_url_absolute_pieces_are_left_out_with_one_note(tmp_path, cli):
+    root = make_project(tmp_path / "proj", EXTRA_PAPERS)
+    result = cli(*build_args(root, "--strict"))   # a note, not a warning: --strict still builds
+    assert result.code == 0, result.err
+    lines = [line for line in result.err.splitlines() if "base_url" in line]
+    assert lines == [f"{root / 'site.yml'}: note: {BASE_URL_NOTE}"]
+    assert "0 warnings" in result.out and len(result.out.strip().splitlines()) == 1
+    site = root / "site"
+    assert not (site / urls.SITEMAP).exists() and not (site / urls.FEED).exists()
+    for name in (urls.ROBOTS, urls.NOJEKYLL, urls.BIBTEX, urls.EXPORT_JSON, "papers/old-name.html"):
+        assert (site / name).exists(), name
+    assert "Sitemap:" not in (site / urls.ROBOTS).read_text()
+    for path, text in html_files(site).items():
+        assert not canonical_of(text), path
+        assert "application/atom+xml" not in text, path
+    paper = (site / "papers" / "hostile-characters.html").read_text(encoding="utf-8")
+    assert not meta(paper, "name", "citation_abstract_html_url")
+    assert meta(paper, "name", "citation_title")
+    assert 'href="hostile-characters.html">papers/hostile-characters.html</a>' in paper   # copy link uses the page's address
+    home = (site / "index.html").read_text(encoding="utf-8")
+    assert 'href="papers.bib"' in home and 'href="feed.xml"' not in home
+    entries = parse_bibtex((site / urls.BIBTEX).read_text(encoding="utf-8"))
+    assert all("url" not in fields for _, _, fields in entries)
+
+
+def test_404_without_base_url_has_one_inline_script_allowed_by_its_hash(tmp_path, cli):
+    root = make_project(tmp_path / "proj", EXTRA_PAPERS)
+    assert cli(*build_args(root)).code == 0
+    text = (root / "site" / urls.NOT_FOUND).read_text(encoding="utf-8")
+    scripts = re.findall(r"<script>(.*?)</script>", text, re.S)
+    assert scripts == [ROOT_SCRIPT]
+    assert f"script-src 'self' '{script_hash()}';" in text
+    assert "<base" not in text
+    # the script runs before anything with a URL is parsed
+    assert text.index("<script>") < min(text.index("<link"), text.index("<script src"))
+    for path, other in html_files(root / "site").items():
+        if path != urls.NOT_FOUND:
+            assert "sha256-" not in other, path   # only the 404 page relaxes the CSP
+
+
+# --- BibTeX details --------------------------------------------------------------------------
+
+def make_paper(slug: str, year: int = 2025, pid: str | None = None) -> Paper:
+    return Paper(id=pid or slug, slug=slug, title="T", title_source="given", venue="V", year=year, tags=(),
+                 code=(), authors=(), aliases=(), body="B", path=f"{slug}.md", body_line=1)
+
+
+def test_bibtex_keys_are_stable_when_papers_are_added():
+    before = bibtex_keys([make_paper("fastsverl"), make_paper("zeta")])
+    after = bibtex_keys([make_paper("alpha"), make_paper("fastsverl"), make_paper("fastsverl-2"), make_paper("zeta")])
+    assert before["fastsverl"] == after["fastsverl"] == "fastsverl2025"
+    assert before["zeta"] == after["zeta"]
+
+
+def test_colliding_bibtex_keys_get_suffixes_in_id_order():
+    keys = bibtex_keys([make_paper("a2", 25, "id-2"), make_paper("a", 225, "id-1")])   # both "a225"
+    assert keys == {"a": "a225", "a2": "a225a"}
+
+
+@pytest.mark.parametrize("span, expected", [
+    ("$x_1^{2}$", "$x_1^{2}$"),
+    (r"$\{a\}$", r"$\lbrace a\rbrace$"),
+    ("$50%$", r"$50\%$"),
+    (r"\(a+b\)", "$a+b$"),
+    ("$x^{2$", None),
+    ("$}{$", None),
+])
+def test_math_spans_are_kept_only_when_safe(span, expected):
+    assert escape_math(span) == expected
+
+
+def test_markdown_to_latex_never_leaves_a_field_unbalanced():
+    for text in ["{", "}", "}{", r"\{", r"$\}$", r"$x^{$ and }", "a\\", "`{`", "[}](http://x)"]:
+        out = markdown_to_latex(text)
+        depth = 0
+        for char in out:
+            depth += {"{": 1, "}": -1}.get(char, 0)
+            assert depth >= 0, (text, out)
+        assert depth == 0, (text, out)
+
+
+# --- the hostile corpus through the exports --------------------------------------------------
+
+def test_hostile_corpus_gives_well_formed_feed_sitemap_bib_and_json(tmp_path):
+    hostile = REPO / "tests" / "fixtures" / "hostile"
+    if not hostile.is_dir():
+        pytest.skip("no hostile corpus")
+    root = make_project(tmp_path / "proj")
+    for path in sorted(hostile.glob("[0-9]*.md")):
+        shutil.copyfile(path, root / "content" / "papers" / path.name)
+    tags = yaml.safe_load((root / "content" / "tags.yml").read_text(encoding="utf-8"))
+    tags["tags"] += yaml.safe_load((hostile / "extra-tags.yml").read_text(encoding="utf-8"))["tags"]
+    (root / "content" / "tags.yml").write_text(yaml.safe_dump(tags, allow_unicode=True), encoding="utf-8")
+    assert main(build_args(root, "--base-url", BASE)) == 0
+    site = root / "site"
+    ET.parse(site / urls.SITEMAP)
+    feed = ET.parse(site / urls.FEED).getroot()
+    papers = json.loads((site / urls.EXPORT_JSON).read_text(encoding="utf-8"))["papers"]
+    assert len(feed.findall(f"{ATOM}entry")) == len(papers)
+    entries = parse_bibtex((site / urls.BIBTEX).read_text(encoding="utf-8"))
+    assert len({key for _, key, _ in entries}) == len(entries) == len(papers)
+    for _, key, fields in entries:
+        for name, value in fields.items():
+            if name != "url":
+                assert unescaped_specials(value) == "", (key, name, value)
+    for page in (site / "papers").glob("*.html"):
+        for block in re.findall(r'<script type="application/ld\+json">(.*?)</script>', page.read_text(encoding="utf-8"), re.S):
+            assert "<" not in block   # tojson escapes every <, so no string can end the element
+            json.loads(block)
+
+
+# --- progress and the summary line -----------------------------------------------------------
+
+class FakeTerminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+def test_progress_draws_on_a_terminal_and_clears_its_line(monkeypatch):
+    monkeypatch.delenv("CI", raising=False)
+    monkeypatch.setenv("TERM", "xterm")
+    stream = FakeTerminal()
+    progress = Progress(stream)
+    assert progress.enabled
+    progress.stage("rendering pages")
+    progress.tick()
+    progress.finish()
+    assert "rendering pages…" in stream.getvalue() and stream.getvalue().endswith("\r\x1b[K")
+
+
+@pytest.mark.parametrize("env, tty", [({"CI": "true"}, True), ({}, False), ({"TERM": "dumb"}, True)])
+def test_progress_is_quiet_under_ci_a_pipe_or_a_dumb_terminal(monkeypatch, env, tty):
+    monkeypatch.delenv("CI", raising=False)
+    monkeypatch.setenv("TERM", "xterm")
+    for key, value in env.items():
+        monkeypatch.setenv(key, value)
+    stream = FakeTerminal() if tty else io.StringIO()
+    progress = Progress(stream)
+    progress.stage("rendering pages")
+    progress.tick()
+    progress.finish()
+    assert stream.getvalue() == ""
+
+
+def test_a_build_under_a_pipe_prints_no_progress_and_one_summary_line(tmp_path, cli):
+    root = make_project(tmp_path / "proj", EXTRA_PAPERS)
+    result = cli(*build_args(root, "--base-url", BASE))
+    assert result.code == 0
+    assert "\r" not in result.err and "\x1b" not in result.err
+    assert re.fullmatch(r"build: \d+ pages \(\d+ files\) written to .* with 0 warnings in \d+\.\d\ds\n", result.out)
+
+
+# --- the GitHub Pages workflow ---------------------------------------------------------------
+
+def readme_command() -> str:
+    """The README's first fenced command (the install-and-build line), or the documented one."""
+    readme = REPO / "README.md"
+    if readme.is_file():
+        block = re.search(r"^```[a-z]*\n(.*?)^```", readme.read_text(encoding="utf-8"), re.S | re.M)
+        if block:
+            lines = [line.removeprefix("$ ").strip() for line in block.group(1).splitlines()]
+            return " && ".join(line for line in lines if line and not line.startswith("#"))
+    return README_COMMAND
+
+
+def test_workflow_installs_and_builds_as_the_readme_says_and_deploys_to_pages():
+    doc = yaml.safe_load((REPO / ".github" / "workflows" / "pages.yml").read_text(encoding="utf-8"))
+    on = doc.get("on", doc.get(True))   # YAML 1.1 reads a bare `on` as true
+    assert "main" in on["push"]["branches"]
+    assert doc["permissions"]["pages"] == "write" and doc["permissions"]["id-token"] == "write"
+    assert doc["concurrency"]["group"]
+    steps = [step for job in doc["jobs"].values() for step in job["steps"]]
+    uses = [step["uses"].split("@")[0] for step in steps if "uses" in step]
+    for action in ("actions/checkout", "actions/setup-python", "actions/setup-node", "actions/configure-pages",
+                   "actions/upload-pages-artifact", "actions/deploy-pages"):
+        assert action in uses, action
+    upload = next(s for s in steps if s.get("uses", "").startswith("actions/upload-pages-artifact"))
+    assert upload["with"]["path"] == "site"
+    configure = next(s for s in steps if s.get("uses", "").startswith("actions/configure-pages"))
+    commands = [part.strip() for step in steps if "run" in step
+                for line in step["run"].splitlines() for part in line.split("&&") if part.strip()]
+    readme_parts = [part.strip() for part in readme_command().split("&&")]
+    assert readme_parts[:3] == README_COMMAND.split(" && ")[:3], "the README's install line changed"
+    position = 0
+    for part in readme_parts:   # in the README's order, each as a command (the build with extra options)
+        found = next((i for i in range(position, len(commands)) if commands[i].split()[:len(part.split())] == part.split()), None)
+        assert found is not None, f"the workflow does not run {part!r}"
+        position = found + 1
+    build = next(c for c in commands if c.startswith(".venv/bin/python build.py"))
+    assert f"--base-url \"${{{{ steps.{configure['id']}.outputs.base_url }}}}/\"" in build
+    deploy = next(job for job in doc["jobs"].values() if any(s.get("uses", "").startswith("actions/deploy-pages") for s in job["steps"]))
+    assert deploy["environment"]["name"] == "github-pages" and deploy.get("needs")

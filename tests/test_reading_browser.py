@@ -1,0 +1,293 @@
+"""In Chromium from file://: the reading list, the keyboard shortcuts and the map filter of the shipped site."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from conftest import build_args, make_project
+
+FIRST, SECOND = "fastsverl", "aapt"
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Path:
+    """The shipped corpus built once for the module (the tests only read it)."""
+    from papersite.cli import main
+
+    root = make_project(tmp_path_factory.mktemp("reading") / "shipped", copy_papers=True)
+    assert main(build_args(root)) == 0
+    return root / "site"
+
+
+def url_of(site: Path, path: str) -> str:
+    return (site / path).as_uri()
+
+
+def clean(page) -> None:
+    assert page.console_errors == []
+    assert page.dialogs == []
+
+
+def save(page, site: Path, slug: str) -> str:
+    page.goto(url_of(site, f"papers/{slug}.html"))
+    toggle = page.locator("button.save-toggle")
+    assert toggle.is_visible()
+    assert toggle.get_attribute("aria-pressed") == "false"
+    toggle.click()
+    assert toggle.get_attribute("aria-pressed") == "true"
+    return page.locator("h1").inner_text()
+
+
+def test_save_two_papers_reload_list_remove_and_export(site, page):
+    first_title = save(page, site, FIRST)
+    second_title = save(page, site, SECOND)
+    page.reload()
+    assert page.locator("button.save-toggle").get_attribute("aria-pressed") == "true"
+
+    page.goto(url_of(site, "reading-list.html"))
+    items = page.locator("#reading-list-items > li")
+    assert items.count() == 2
+    assert [items.nth(i).locator(".paper-card-title a").inner_text() for i in range(2)] == [first_title, second_title]
+    assert items.nth(0).locator(".paper-card-summary").inner_text().startswith("Reinforcement learning")
+    assert items.nth(0).locator(".paper-card-title a").get_attribute("href") == f"papers/{FIRST}.html"
+    assert "2 saved papers" in page.locator("#reading-list-status").inner_text()
+
+    # BibTeX: the textarea and the downloaded Blob hold the same entries, keyed as papers.bib keys them.
+    page.click("[data-export=bibtex]")
+    bibtex = page.input_value("#export-text")
+    assert re.findall(r"^@inproceedings\{(\w+),", bibtex, re.M) == [f"{FIRST}2025", f"{SECOND}2025"]
+    assert "Shapley" in bibtex
+    with page.expect_download() as info:
+        page.click("#export-download")
+    download = info.value
+    assert download.suggested_filename == "reading-list.bib"
+    assert Path(download.path()).read_text(encoding="utf-8") == bibtex
+    papers_bib = (site / "papers.bib").read_text(encoding="utf-8")
+    assert bibtex.split("\n\n")[0].strip() in papers_bib
+
+    page.click("[data-export=markdown]")
+    markdown = page.input_value("#export-text")
+    lines = markdown.strip().splitlines()
+    assert len(lines) == 2
+    assert lines[0].startswith("- [FastSVERL: A scalable method") and f"papers/{FIRST}.html)" in lines[0]
+    assert lines[1].startswith("- [AAPT: Autoregressive adversarial post-training](file://")
+
+    # Remove one: the list, the export and (after a reload) the paper's toggle all follow.
+    page.click("#reading-list-items > li:first-child .remove-button")
+    assert items.count() == 1
+    assert page.evaluate("document.activeElement.className") == "button remove-button"
+    assert FIRST not in page.input_value("#export-text")
+    page.reload()
+    assert page.locator("#reading-list-items > li").count() == 1
+    assert page.locator("#reading-list-items .paper-card-title a").inner_text() == second_title
+    page.goto(url_of(site, f"papers/{FIRST}.html"))
+    assert page.locator("button.save-toggle").get_attribute("aria-pressed") == "false"
+    clean(page)
+
+
+def test_reading_list_survives_a_new_page_in_the_same_browser(site, page):
+    save(page, site, FIRST)
+    other = page.context.new_page()
+    other.goto(url_of(site, "reading-list.html"))
+    assert other.locator("#reading-list-items > li").count() == 1
+    other.close()
+    clean(page)
+
+
+def test_two_sites_do_not_share_a_list(site, page, tmp_path):
+    copy = tmp_path / "other-site"
+    shutil.copytree(site, copy)
+    save(page, site, FIRST)
+    page.goto(url_of(copy, "reading-list.html"))
+    assert page.locator("#reading-list-items > li").count() == 0
+    assert "No saved papers" in page.locator("#reading-list-status").inner_text()
+    page.goto(url_of(copy, f"papers/{FIRST}.html"))
+    assert page.locator("button.save-toggle").get_attribute("aria-pressed") == "false"
+    clean(page)
+
+
+def test_toggle_api_for_search_results(site, page):
+    page.goto(url_of(site, f"papers/{FIRST}.html"))
+    page.evaluate("""() => {
+        const button = window.papersiteReadingList.toggleButton(
+            "fastsverl", "FastSVERL", "papers/fastsverl.html", {summary: "A summary.", authors: ["A. Author"], year: 2025});
+        button.id = "from-search";
+        document.body.appendChild(button);
+    }""")
+    added = page.locator("#from-search")
+    assert added.get_attribute("aria-label") == "Save: FastSVERL"
+    added.click()
+    assert added.get_attribute("aria-pressed") == "true"
+    # The page's own toggle follows, and vice versa.
+    assert page.locator("header button.save-toggle").get_attribute("aria-pressed") == "true"
+    page.locator("header button.save-toggle").click()
+    assert added.get_attribute("aria-pressed") == "false"
+    # Unsafe URLs are never stored: no toggle appears for them.
+    hidden = page.evaluate("""() => window.papersiteReadingList.toggleButton("x", "X", "javascript:alert(1)").hidden""")
+    assert hidden is True
+    clean(page)
+
+
+def test_titles_are_text_never_markup(site, page):
+    page.goto(url_of(site, "reading-list.html"))
+    page.evaluate("""() => window.papersiteReadingList.add({
+        slug: "evil", title: "<img src=x onerror=alert(1)>", url: "papers/fastsverl.html", summary: "<b>bold</b>"})""")
+    item = page.locator("#reading-list-items > li")
+    assert item.locator(".paper-card-title a").inner_text() == "<img src=x onerror=alert(1)>"
+    assert item.locator("img, b").count() == 0
+    clean(page)
+
+
+def test_j_and_k_go_to_the_next_and_previous_paper(site, page):
+    page.goto(url_of(site, f"papers/{FIRST}.html"))
+    next_href = page.locator('.prev-next a[rel="next"]').get_attribute("href")
+    page.keyboard.press("j")
+    page.wait_for_url(re.compile(re.escape(next_href.split("/")[-1]) + "$"))
+    page.keyboard.press("k")
+    page.wait_for_url(re.compile(rf"{FIRST}\.html$"))
+    # On a list of papers, j/k move the focus along the list.
+    page.goto(url_of(site, "index.html"))
+    page.keyboard.press("j")
+    page.keyboard.press("j")
+    focused = page.evaluate("document.activeElement.closest('.paper-card') !== null")
+    assert focused
+    second = page.locator(".paper-list .paper-card-title a").nth(1).get_attribute("href")
+    assert page.evaluate("document.activeElement.getAttribute('href')") == second
+    page.keyboard.press("k")
+    first = page.locator(".paper-list .paper-card-title a").nth(0).get_attribute("href")
+    assert page.evaluate("document.activeElement.getAttribute('href')") == first
+    clean(page)
+
+
+def test_question_mark_opens_an_accessible_shortcuts_dialog(site, page):
+    page.goto(url_of(site, f"papers/{FIRST}.html"))
+    assert page.locator(".shortcuts-hint").is_visible()
+    page.keyboard.press("?")
+    dialog = page.locator("dialog#shortcuts-dialog")
+    assert dialog.is_visible()
+    assert page.evaluate("document.getElementById('shortcuts-dialog').open") is True
+    assert page.evaluate("document.getElementById('shortcuts-dialog').contains(document.activeElement)")
+    assert dialog.get_attribute("aria-labelledby") == "shortcuts-title"
+    assert "Next paper" in dialog.inner_text() and "Search" in dialog.inner_text()
+    # Modal: j does nothing behind it; Esc closes it.
+    page.keyboard.press("j")
+    assert page.url.endswith(f"{FIRST}.html")
+    page.keyboard.press("Escape")
+    assert not dialog.is_visible()
+    page.keyboard.press("?")
+    assert dialog.is_visible()
+    page.locator("dialog#shortcuts-dialog button").click()
+    assert not dialog.is_visible()
+    clean(page)
+
+
+def test_shortcuts_do_not_fire_while_typing(site, page):
+    page.goto(url_of(site, f"papers/{FIRST}.html"))
+    theme = page.evaluate("document.documentElement.getAttribute('data-theme')")
+    page.click("#search-input")
+    page.keyboard.type("jkt?/")
+    assert page.input_value("#search-input") == "jkt?/"
+    assert page.url.endswith(f"{FIRST}.html")
+    assert page.evaluate("document.documentElement.getAttribute('data-theme')") == theme
+    assert not page.locator("dialog#shortcuts-dialog").is_visible()
+    page.goto(url_of(site, "reading-list.html"))
+    save_url = page.url
+    page.evaluate("""() => window.papersiteReadingList.add({slug: "aapt", title: "AAPT", url: "papers/aapt.html"})""")
+    page.click("[data-export=markdown]")
+    page.click("#export-text")
+    page.keyboard.press("j")
+    page.keyboard.press("?")
+    assert page.url == save_url and not page.locator("dialog#shortcuts-dialog").is_visible()
+    clean(page)
+
+
+def test_t_toggles_the_theme(site, page):
+    page.goto(url_of(site, "index.html"))
+    before = page.evaluate("getComputedStyle(document.body).backgroundColor")
+    page.keyboard.press("t")
+    assert page.evaluate("getComputedStyle(document.body).backgroundColor") != before
+    clean(page)
+
+
+def test_map_legend_filters_the_map(site, page):
+    page.goto(url_of(site, "map.html"))
+    links = page.locator(".topic-map-svg a")
+    assert links.count() == len([p for p in (site / "papers").glob("*.html")
+                                 if 'http-equiv="refresh"' not in p.read_text(encoding="utf-8")])
+    assert page.locator(".map-help").is_visible()
+    first = page.locator(".legend-filter").first
+    group = first.get_attribute("data-group")
+    first.click()
+    assert first.get_attribute("aria-pressed") == "true"
+    faded = page.locator(".tm-group.tm-faded")
+    assert faded.count() == page.locator(".tm-group").count() - 1
+    assert page.locator(f'.tm-group[data-group="{group}"]').get_attribute("class") == "tm-group"
+    assert faded.first.locator("a").first.get_attribute("tabindex") == "-1"
+    assert "Highlighting 1 topic" in page.locator(".map-status").inner_text()
+    page.click(".map-clear")
+    assert page.locator(".tm-group.tm-faded").count() == 0
+    # A point is a link to its paper.
+    href = links.first.get_attribute("href")
+    links.first.click()
+    page.wait_for_url(re.compile(re.escape(href) + "$"))
+    clean(page)
+
+
+def test_tag_chart_bars_are_links(site, page):
+    page.goto(url_of(site, "tags/index.html"))
+    bars = page.locator(".tag-chart-svg a")
+    assert bars.count() >= 5
+    box = page.locator(".tag-chart-svg").bounding_box()
+    assert box["width"] > 300
+    bars.first.click()
+    page.wait_for_url(re.compile(r"tags/[a-z0-9-]+\.html$"))
+    clean(page)
+
+
+def test_without_javascript_nothing_breaks(site, browser):
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    page.goto(url_of(site, f"papers/{FIRST}.html"))
+    assert not page.locator("button.save-toggle").is_visible()
+    page.goto(url_of(site, "reading-list.html"))
+    assert "needs JavaScript" in page.locator("main").inner_text()
+    assert not page.locator("#reading-list").is_visible()
+    page.goto(url_of(site, "map.html"))
+    assert page.locator(".topic-map-svg a").count() > 0 and page.locator(".legend-filter").count() == 0
+    context.close()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_axe_finds_no_violations_on_the_reading_pages(site, browser, scheme):
+    """map.html with a filter on, the reading list with entries and an export, the shortcuts dialog open."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    axe = Axe()
+    context = browser.new_context(color_scheme=scheme)
+    page = context.new_page()
+    problems = []
+
+    def check(name: str) -> None:
+        for violation in axe.run(page).response["violations"]:
+            targets = [node["target"] for node in violation["nodes"]][:3]
+            problems.append(f"{scheme} {name}: {violation['id']} ({violation['impact']}): {violation['help']} at {targets}")
+
+    try:
+        page.goto(url_of(site, "map.html"))
+        page.locator(".legend-filter").first.click()
+        check("map.html")
+        save(page, site, FIRST)
+        check(f"papers/{FIRST}.html (saved)")
+        page.goto(url_of(site, "reading-list.html"))
+        page.click("[data-export=bibtex]")
+        check("reading-list.html")
+        page.goto(url_of(site, "tags/index.html"))
+        page.keyboard.press("?")
+        check("tags/index.html with the shortcuts dialog")
+    finally:
+        context.close()
+    assert problems == []

@@ -1,0 +1,272 @@
+"""Search in a real browser: headless Chromium (Debian's /usr/bin/chromium) via Playwright.
+
+From file:// and from an HTTP server that serves the site under a sub-path: type, see the
+right paper first, press Enter and land on it; the results page with its tag filter; lunr
+syntax, unparseable queries and no results; nothing loaded on a plain page view; no console
+errors; untrusted text stays text.
+"""
+
+from __future__ import annotations
+
+import functools
+import shutil
+import threading
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+from conftest import REPO, build_args, make_project, paper_text
+
+from papersite.cli import main
+
+SEARCH_FILES = ("search-index.js", "search-store.js", "vendor/lunr.js")
+
+EXTRA_PAPERS = {
+    "renyi-cafe.md": paper_text(
+        id="extra-0001", slug="renyi-cafe", title='"Rényi divergences at the café"', tags="[learning-theory]",
+        body="We bound the Rényi divergence of the naïve estimator with an array of delays.",
+    ),
+    "markup-title.md": paper_text(
+        id="extra-0002", slug="markup-title", title="'<img src=x onerror=alert(1)> Quokka <b>bold</b> tricks'",
+        tags="[optimization]", body="Quokka training with <script>alert(2)</script> in the abstract.",
+    ),
+}
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Path:
+    """The shipped papers plus EXTRA_PAPERS, built into a temporary directory (never the repo's site/)."""
+    root = make_project(tmp_path_factory.mktemp("browser") / "proj", EXTRA_PAPERS, copy_papers=True)
+    if not any((REPO / "content" / "papers").glob("*.md")):
+        assert main(["import", str(REPO / "content" / "sources" / "neurips2025-abstracts.txt"), "--content", str(root / "content")]) == 0
+    assert main(build_args(root)) == 0
+    return root / "site"
+
+
+class QuietHandler(SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+    def do_GET(self):
+        if self.path == "/favicon.ico":
+            # The host's root, not the site's (which lives under a sub-path): answer as
+            # papersite/serve.py does, so the browser's unprompted request logs no 404.
+            self.send_response(204)
+            self.end_headers()
+            return
+        super().do_GET()
+
+
+@pytest.fixture(scope="module")
+def http_base(site, tmp_path_factory):
+    """The site served at http://127.0.0.1:<random port>/some/sub/path/, stopped after the module."""
+    www = tmp_path_factory.mktemp("www")
+    shutil.copytree(site, www / "some" / "sub" / "path")
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(www)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/some/sub/path/"
+    server.shutdown()
+    server.server_close()
+    thread.join()
+
+
+def file_url(site: Path, path: str) -> str:
+    return (site / path).as_uri()
+
+
+def search_requests(page) -> list[str]:
+    names = page.evaluate("performance.getEntriesByType('resource').map(e => e.name)")
+    return [n for n in names if n.endswith(SEARCH_FILES)]
+
+
+def type_query(page, text: str) -> None:
+    page.click("#search-input")
+    page.keyboard.type(text)
+
+
+def first_option(page):
+    page.wait_for_selector("#search-popup li[role=option]")
+    return page.locator("#search-popup li[role=option]").first
+
+
+def shapley_then_enter(page, start_url: str) -> None:
+    page.goto(start_url)
+    assert search_requests(page) == []  # a plain page view loads nothing for search
+    type_query(page, "shapley")
+    option = first_option(page)
+    assert option.locator(".result-title").inner_text().startswith("FastSVERL")
+    assert option.get_attribute("aria-selected") == "true"
+    assert option.locator("a").get_attribute("href").endswith("papers/fastsverl.html")
+    assert option.locator("mark").count() >= 1  # "Shapley" highlighted
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
+    assert page.url.endswith("/papers/fastsverl.html")
+    assert page.locator("h1").inner_text().startswith("FastSVERL")
+    assert page.console_errors == [] and page.dialogs == []
+
+
+def test_file_url_shapley_enter(site, page):
+    shapley_then_enter(page, file_url(site, "index.html"))
+
+
+def test_http_sub_path_shapley_enter(http_base, page):
+    shapley_then_enter(page, http_base + "index.html")
+    assert page.url == http_base + "papers/fastsverl.html"
+
+
+def test_from_a_nested_page_over_http(http_base, page):
+    page.goto(http_base + "papers/aapt.html")
+    type_query(page, "diffusion")
+    href = first_option(page).locator("a").get_attribute("href")
+    assert href.startswith("../papers/")
+    page.wait_for_function("() => window.PapersiteSearch.state() === 'ready'")
+    loaded = search_requests(page)
+    assert sorted(u.rsplit("/", 1)[-1] for u in loaded) == ["lunr.js", "search-index.js", "search-store.js"]
+    assert all(u.startswith(http_base + "assets/") for u in loaded)
+    assert page.console_errors == []
+
+
+def diffusion_papers(site: Path) -> set[str]:
+    content = site.parent / "content" / "papers"
+    return {p.stem for p in content.glob("*.md") if "diffusion" in p.read_text(encoding="utf-8").lower()}
+
+
+def test_results_page_lists_the_diffusion_papers(site, page):
+    page.goto(file_url(site, "search.html") + "?q=diffusion")
+    page.wait_for_selector("#search-page-results li.paper-card")
+    hrefs = page.locator("#search-page-results .paper-card-title a").evaluate_all("els => els.map(e => e.getAttribute('href'))")
+    found = {h.rsplit("/", 1)[-1].removesuffix(".html") for h in hrefs}
+    expected = diffusion_papers(site)
+    assert len(expected) >= 2 and found == expected
+    assert page.input_value("#search-page-input") == "diffusion"
+    assert "match" in page.inner_text("#search-status")
+    assert page.locator("#search-page-results mark").count() >= len(expected)
+    assert page.console_errors == []
+
+
+def test_results_page_tag_filter(site, page):
+    page.goto(file_url(site, "search.html") + "?q=learning&tag=reinforcement-learning")
+    page.wait_for_selector("#search-page-results li.paper-card")
+    assert page.input_value("#search-page-tag") == "reinforcement-learning"
+    cards = page.locator("#search-page-results li.paper-card")
+    filtered = cards.count()
+    assert filtered >= 2
+    for i in range(filtered):
+        assert "Reinforcement learning" in cards.nth(i).locator(".tag-chips").inner_text()
+    page.select_option("#search-page-tag", "")  # all topics: more results
+    page.wait_for_function("(n) => document.querySelectorAll('#search-page-results li.paper-card').length > n", arg=filtered)
+    assert page.console_errors == []
+
+
+def test_see_all_link_opens_the_results_page(http_base, page):
+    page.goto(http_base + "index.html")
+    type_query(page, "learning")
+    first_option(page)
+    link = page.locator("#search-popup a.search-all")
+    assert link.get_attribute("href") == "search.html?q=learning"
+    with page.expect_navigation():
+        link.click()
+    page.wait_for_selector("#search-page-results li.paper-card")
+    assert page.url == http_base + "search.html?q=learning"
+    assert page.console_errors == []
+
+
+@pytest.mark.parametrize("query", ["title:", "nosuchfield:word"])
+def test_unparseable_query_shows_a_message(site, page, query):
+    page.goto(file_url(site, "search.html") + "?q=" + quote(query))
+    page.wait_for_function("() => document.getElementById('search-status').textContent.includes(\"can't be read\")")
+    assert page.locator("#search-page-results li").count() == 0
+    page.goto(file_url(site, "index.html"))
+    type_query(page, query)
+    page.wait_for_selector("#search-popup .search-message")
+    assert "can't be read" in page.inner_text("#search-popup")
+    assert page.console_errors == []
+
+
+def test_no_results_offers_the_tag_index(site, page):
+    page.goto(file_url(site, "papers/fastsverl.html"))
+    type_query(page, "xyzzyqq")
+    page.wait_for_selector("#search-popup .search-message a")
+    assert "No papers match" in page.inner_text("#search-popup")
+    assert page.get_attribute("#search-popup .search-message a", "href") == "../tags/index.html"
+    page.goto(file_url(site, "search.html") + "?q=xyzzyqq")
+    page.wait_for_selector("#search-status a")
+    assert page.get_attribute("#search-status a", "href") == "tags/index.html"
+    assert page.console_errors == []
+
+
+def test_lunr_syntax_works(site, page):
+    page.goto(file_url(site, "search.html") + "?q=" + quote("title:shapley"))
+    page.wait_for_selector("#search-page-results li.paper-card")
+    assert page.locator("#search-page-results li.paper-card").count() == 1
+    page.goto(file_url(site, "search.html") + "?q=" + quote("+diffusion -video"))
+    page.wait_for_selector("#search-page-results li.paper-card")
+    text = page.inner_text("#search-page-results")
+    assert "AAPT" not in text  # the video diffusion paper is excluded
+    page.goto(file_url(site, "search.html") + "?q=" + quote("robst~1"))
+    page.wait_for_selector("#search-page-results li.paper-card")
+    assert page.console_errors == []
+
+
+def test_accents_prefix_and_typo(site, page):
+    page.goto(file_url(site, "index.html"))
+    for query, title in (("Renyi", "Rényi divergences"), ("cafe", "Rényi divergences"), ("shap", "FastSVERL"), ("shaply", "FastSVERL")):
+        page.fill("#search-input", "")
+        type_query(page, query)
+        page.wait_for_function("(t) => { const o = document.querySelector('#search-popup li[role=option] .result-title');"
+                               " return o && o.textContent.startsWith(t); }", arg=title)
+    assert page.console_errors == []
+
+
+def test_keyboard(site, page):
+    page.goto(file_url(site, "index.html"))
+    page.keyboard.press("/")  # site.js focuses the box
+    page.keyboard.type("learning")
+    first_option(page)
+    options = page.locator("#search-popup li[role=option]")
+    assert options.count() >= 3
+    page.keyboard.press("ArrowDown")
+    assert options.nth(1).get_attribute("aria-selected") == "true"
+    assert options.nth(0).get_attribute("aria-selected") == "false"
+    assert page.get_attribute("#search-input", "aria-activedescendant") == options.nth(1).get_attribute("id")
+    page.keyboard.press("ArrowUp")
+    page.keyboard.press("ArrowUp")  # wraps to the last
+    assert options.nth(options.count() - 1).get_attribute("aria-selected") == "true"
+    href = options.nth(options.count() - 1).locator("a").get_attribute("href")
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
+    assert page.url.endswith(href.removeprefix("."))
+    type_query(page, "diffusion")
+    first_option(page)
+    page.keyboard.press("Escape")
+    assert page.input_value("#search-input") == ""
+    assert page.locator("#search-popup").is_hidden()
+    assert page.console_errors == []
+
+
+def test_untrusted_text_stays_text(site, page):
+    page.goto(file_url(site, "index.html"))
+    type_query(page, "quokka")
+    title = first_option(page).locator(".result-title")
+    assert "<img src=x onerror=alert(1)>" in title.inner_text()
+    assert page.locator("#search-popup img, #search-popup b, #search-popup script").count() == 0
+    page.goto(file_url(site, "search.html") + "?q=quokka")
+    page.wait_for_selector("#search-page-results li.paper-card")
+    assert page.locator("#search-page-results img, #search-page-results b, #search-page-results script").count() == 0
+    assert page.dialogs == [] and page.console_errors == []
+
+
+def test_plain_page_views_load_nothing(site, http_base, page):
+    requests = []
+    page.on("request", lambda r: requests.append(r.url))
+    for url in (file_url(site, "index.html"), file_url(site, "papers/fastsverl.html"), http_base + "tags/index.html",
+                http_base + "search.html"):
+        page.goto(url)
+        page.wait_for_load_state("load")
+    assert [u for u in requests if u.endswith(SEARCH_FILES)] == []
+    page.focus("#search-input")  # first use loads them
+    page.wait_for_function("() => window.PapersiteSearch.state() === 'ready'")
+    assert len([u for u in requests if u.endswith(SEARCH_FILES)]) == 3
+    assert page.console_errors == []

