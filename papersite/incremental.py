@@ -26,6 +26,7 @@ from pathlib import Path
 
 from . import urls
 from .cache import DIGEST_SIZE, BuildCache, Unfingerprintable, digest, walk_files
+from .parallel import Background
 from .tracking import FacetValues
 
 
@@ -118,6 +119,16 @@ class Session:
 
     # --- stages (search index, publish files) ------------------------------------------
 
+    def stage_start(self, name: str, key: bytes, produce, jobs: int) -> "StageRun":
+        """Like `stage`, with the work (if any) started in a forked worker; `StageRun.files()` waits."""
+        record = self.old_stages.get(name)
+        if record is not None and record[0] == key:
+            kept = {path: self.on_disk(path) for path, _ in record[1]}
+            if all(kept[path] is not None and kept[path].digest == made for path, made in record[1]):
+                self.cache.put("stages", name, record)
+                return StageRun(self, name, key, kept=kept)
+        return StageRun(self, name, key, worker=Background(produce, jobs))
+
     def stage(self, name: str, key: bytes, produce) -> dict:
         """The files of a global stage: kept when its key and every file on disk match."""
         record = self.old_stages.get(name)
@@ -147,6 +158,23 @@ class Session:
                 ok = False
             self._checked[path] = ok
         return Reused(entry[0]) if ok else None
+
+
+class StageRun:
+    def __init__(self, session: Session, name: str, key: bytes, kept: dict | None = None, worker: Background | None = None):
+        self.session, self.name, self.key, self.kept, self.worker = session, name, key, kept, worker
+
+    def files(self) -> dict:
+        if self.kept is not None:
+            return self.kept
+        files = self.worker.result()
+        self.session.digests.of(files)
+        self.session.cache.put("stages", self.name, (self.key, tuple((p, self.session.digests[p]) for p in sorted(files))))
+        return files
+
+    def cancel(self) -> None:
+        if self.worker is not None:
+            self.worker.cancel()
 
 
 def content_digest(value) -> bytes:

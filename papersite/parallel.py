@@ -13,6 +13,7 @@ from __future__ import annotations
 import gc
 import multiprocessing
 import os
+import pickle
 import signal
 from typing import Callable, Sequence
 
@@ -90,3 +91,75 @@ def _run_chunk(bounds: tuple[int, int]):
         return "ok", [func(items[i]) for i in range(start, end)]
     except SiteError as err:  # its problems travel back as plain data (the exception would not unpickle)
         return "error", list(err.problems)
+
+
+class Background:
+    """`func()` computed in a forked process while the build goes on; `result()` waits for it.
+
+    With one job (or no fork) it simply runs at `result()`. The value comes back pickled
+    through a pipe; a SiteError keeps its problems; any other failure is re-raised here
+    with the worker's traceback.
+    """
+
+    def __init__(self, func: Callable, jobs: int):
+        self.func, self.pid, self.fd = func, None, None
+        if jobs <= 1 or not can_fork():
+            return
+        read, write = os.pipe()
+        gc.freeze()
+        pid = os.fork()
+        if pid == 0:  # the worker: compute, send, leave without running the parent's exit handlers
+            status = 0
+            try:
+                os.close(read)
+                _start_worker()
+                try:
+                    outcome = ("ok", func())
+                except SiteError as err:
+                    outcome = ("error", list(err.problems))
+                except BaseException:
+                    import traceback
+
+                    outcome = ("crash", traceback.format_exc())
+                data = pickle.dumps(outcome, protocol=pickle.HIGHEST_PROTOCOL)
+                with os.fdopen(write, "wb") as pipe:
+                    pipe.write(data)
+            except BaseException:
+                status = 1
+            finally:
+                os._exit(status)
+        gc.unfreeze()
+        os.close(write)
+        self.pid, self.fd = pid, read
+
+    def result(self):
+        if self.pid is None:
+            return self.func()
+        try:
+            with os.fdopen(self.fd, "rb") as pipe:
+                data = pipe.read()
+        finally:
+            self.fd = None
+            os.waitpid(self.pid, 0)
+            self.pid = None
+        if not data:
+            raise RuntimeError("a build worker died without a result")
+        status, value = pickle.loads(data)
+        if status == "error":
+            raise SiteError(value)
+        if status == "crash":
+            raise RuntimeError(f"a build worker failed:\n{value}")
+        return value
+
+    def cancel(self) -> None:
+        """Stop the worker if its result is no longer wanted (the build failed or was interrupted)."""
+        if self.pid is not None:
+            try:
+                os.kill(self.pid, signal.SIGTERM)
+                os.waitpid(self.pid, 0)
+            except OSError:
+                pass
+            self.pid = None
+        if self.fd is not None:
+            os.close(self.fd)
+            self.fd = None

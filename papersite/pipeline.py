@@ -122,12 +122,17 @@ def _build(options: BuildOptions) -> BuildResult:
             site_key = fingerprint(site)
         session = Session(cache, out, site, fingerprint,
                           digest(cache.code + tree_version(options.templates) + fingerprint(config)))
-        progress_.stage("rendering pages")
-        with timed("render"):
-            files: dict = dict(render_site(env, site, jobs, session))
-        progress_.stage("building the search index")
-        with timed("search"):
-            files.update(session.stage("search", digest(b"search" + cache.code + site_key), lambda: build_search_files(site)))
+        # The search index needs only the site: it is built in a worker while the pages render.
+        search = session.stage_start("search", digest(b"search" + cache.code + site_key), lambda: build_search_files(site), jobs)
+        try:
+            progress_.stage("rendering pages")
+            with timed("render"):
+                files: dict = dict(render_site(env, site, jobs, session))
+            progress_.stage("building the search index")
+            with timed("search (after render)"):
+                files.update(search.files())
+        finally:
+            search.cancel()
         progress_.stage("writing sitemap, feed and exports")
         digests = session.digests
         with timed("publish"):

@@ -27,6 +27,7 @@ import unicodedata
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from itertools import chain
 
 from lunr import __TARGET_JS_VERSION__ as LUNR_JS_VERSION
 from lunr import lunr
@@ -137,13 +138,14 @@ class MemoBuilder(Builder):
         self._memos: dict[str, dict[str, tuple[str, ...]]] = {}
         self.fixes: list[tuple[str, int, float]] = []
 
-    def _token_counts(self, value) -> Counter:
-        """Token text -> occurrences, split exactly as lunr.Tokenizer splits."""
+    @staticmethod
+    def _tokens(value) -> list[str]:
+        """Token texts, split exactly as lunr.Tokenizer splits."""
         if value is None:
-            return Counter()
+            return []
         if isinstance(value, str):
-            return Counter(TOKEN_RE.findall(value.lower()))
-        return Counter(str(t) for t in Tokenizer(value))
+            return TOKEN_RE.findall(value.lower())
+        return [str(t) for t in Tokenizer(value)]
 
     def _pipeline_memo(self, field_name: str):
         """Token text -> terms, through the pipeline once per distinct text.
@@ -181,16 +183,11 @@ class MemoBuilder(Builder):
         for field_name, fld in self._fields.items():
             value = doc[field_name] if fld.extractor is None else fld.extractor(doc)
             memo, terms_of = self._pipeline_memo(field_name)
-            counts: dict[str, int] = {}
-            get = counts.get
-            length = 0
-            for text, n in self._token_counts(value).items():
-                terms = memo.get(text)
-                if terms is None:
-                    terms = memo[text] = terms_of(text)
-                for term in terms:
-                    counts[term] = get(term, 0) + n
-                length += n * len(terms)
+            tokens = self._tokens(value)
+            for text in set(tokens).difference(memo):
+                memo[text] = terms_of(text)
+            counts = Counter(chain.from_iterable(map(memo.__getitem__, tokens)))
+            length = sum(counts.values())
             field_ref = field_name + "/" + doc_ref
             self.field_term_frequencies[field_ref] = counts
             self.field_lengths[field_ref] = length
@@ -229,7 +226,8 @@ class MemoBuilder(Builder):
         """
         k1, b = self._k1, self._b
         floor = math.floor
-        idf_cache: dict[str, float] = {}
+        term_info = {term: (posting["_index"], lunr_idf(posting, self.document_count))
+                     for term, posting in self.inverted_index.items()}
         vectors = {}
         for field_ref, frequencies in self.field_term_frequencies.items():
             field_name, doc_ref = field_ref.split("/", 1)
@@ -241,18 +239,15 @@ class MemoBuilder(Builder):
             norm = k1 * (1 - b + b * (self.field_lengths[field_ref] / self.average_field_length[field_name]))
             pairs = []
             for term, tf in frequencies.items():
-                posting = self.inverted_index[term]
-                idf = idf_cache.get(term)
-                if idf is None:
-                    idf = idf_cache[term] = lunr_idf(posting, self.document_count)
+                number, idf = term_info[term]
                 score = idf * ((k1 + 1) * tf) / (norm + tf)
                 score *= field_boost
                 browser = floor(score * 1000 + 0.5) / 1000  # js_round3; search.js knows no document boosts
                 score *= doc_boost
                 weight = round(score, 3)
                 if weight != browser:
-                    self.fixes.append((field_ref, posting["_index"], weight))
-                pairs.append((posting["_index"], weight))
+                    self.fixes.append((field_ref, number, weight))
+                pairs.append((number, weight))
             pairs.sort()
             vectors[field_ref] = Vector([x for pair in pairs for x in pair])
         self.field_vectors = vectors
@@ -390,24 +385,19 @@ def encode_index(index: Index) -> dict:
         raise ValueError("encode_index needs term indices in sorted order (build with build_index)")
     frequencies = index.term_frequencies
     refs = list(dict.fromkeys(field_ref.split("/", 1)[1] for field_ref in frequencies))
-    number = {term: i for i, term in enumerate(terms)}
     field_number = {name: f for f, name in enumerate(fields)}
     doc_number = {ref: d for d, ref in enumerate(refs)}
-    # per field, per term: [(doc number, tf)], docs ascending because refs are walked in order
-    lists = [[[] for _ in terms] for _ in fields]
-    for d, ref in enumerate(refs):
-        for f, name in enumerate(fields):
-            per_term = lists[f]
-            for term, tf in frequencies[name + "/" + ref].items():
-                per_term[number[term]].append((d, tf))
     small = [varint(n) for n in range(1024)]
     low_bits: dict[int, list[str]] = {}  # k -> the k-bit binary strings of 0 .. 2**k - 1
     counts, gaps, tfs = [], [], []
-    for f in range(len(fields)):
+    for name in fields:
+        by_doc = [frequencies[name + "/" + ref] for ref in refs]
         count_out: list[str] = []
         tf_out: list[str] = []
         bits: list[str] = []
-        for docs in lists[f]:
+        for term in terms:
+            # refs in a posting are in the order documents were added: ascending numbers
+            docs = [doc_number[ref] for ref in index.inverted_index[term][name]]
             count_out.append(small[len(docs)] if len(docs) < 1024 else varint(len(docs)))
             if not docs:
                 continue
@@ -416,12 +406,12 @@ def encode_index(index: Index) -> dict:
             if low is None:
                 low = low_bits[k] = [format(r, f"0{k}b") if k else "" for r in range(1 << k)]
             mask = (1 << k) - 1
-            previous = -1
-            for d, tf in docs:
-                gap = d - previous - 1
-                bits.append("1" * (gap >> k) + "0" + low[gap & mask])
-                tf_out.append(small[tf - 1] if tf <= 1024 else varint(tf - 1))
-                previous = d
+            after = [0, *(d + 1 for d in docs)]  # gap: number - previous number - 1, previous from -1
+            bits += ["1" * (gap >> k) + "0" + low[gap & mask] for gap in map(int.__sub__, docs, after)]
+            try:
+                tf_out += [small[by_doc[d][term] - 1] for d in docs]
+            except IndexError:  # a term more than 1,024 times in one field
+                tf_out += [varint(by_doc[d][term] - 1) for d in docs]
         counts.append("".join(count_out))
         gaps.append(pack_bits("".join(bits)))
         tfs.append("".join(tf_out))

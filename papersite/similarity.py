@@ -221,7 +221,11 @@ def weigh_terms(texts: Sequence[str]) -> TermMatrix:
 
     The related papers and the map weigh the same texts in one build: the last result is
     kept (read-only) and given again for equal texts."""
-    key = hashlib.blake2b("\0".join(texts).encode("utf-8", "surrogatepass") + len(texts).to_bytes(8, "big")).digest()
+    h = hashlib.blake2b()
+    for text in texts:
+        data = text.encode("utf-8", "surrogatepass")
+        h.update(len(data).to_bytes(8, "big") + data)
+    key = h.digest()
     if _last_terms is not None and _last_terms[0] == key:
         return _last_terms[1]
     terms = compute_terms(texts)

@@ -706,7 +706,7 @@
   function setUpBox() {
     var input = document.getElementById("search-input"), popup = document.getElementById("search-popup");
     if (!input || !popup || !input.form) return;
-    var form = input.form, options = [], selected = -1, shown = "";
+    var form = input.form, options = [], selected = -1, waiting = false;
     input.setAttribute("role", "combobox");
 
     function open() { popup.hidden = false; input.setAttribute("aria-expanded", "true"); }
@@ -721,13 +721,13 @@
       if (extra) { p.appendChild(document.createTextNode(" ")); p.appendChild(extra); }
       popup.appendChild(p);
     }
-    function select(i) {
+    function select(i, scroll) {
       if (selected >= 0 && options[selected]) options[selected].setAttribute("aria-selected", "false");
       selected = i;
       if (i >= 0 && options[i]) {
         options[i].setAttribute("aria-selected", "true");
         input.setAttribute("aria-activedescendant", options[i].id);
-        options[i].scrollIntoView({ block: "nearest" });
+        if (scroll) options[i].scrollIntoView({ block: "nearest" });
       } else {
         input.removeAttribute("aria-activedescendant");
       }
@@ -735,7 +735,6 @@
 
     function render() {
       var q = input.value;
-      shown = q;
       clear();
       if (!q.trim()) { close(); return; }
       open();
@@ -783,7 +782,12 @@
       select(options.length ? 0 : -1);
     }
 
-    function start() { whenReady(function () { if (input.value === shown || document.activeElement === input) render(); }); }
+    // The first use loads the search; what was typed meanwhile is shown when it is ready.
+    function start() {
+      if (state === "ready" || waiting) return;
+      waiting = true;
+      whenReady(function () { waiting = false; if (document.activeElement === input) render(); });
+    }
 
     input.addEventListener("focus", function () {
       start();
@@ -796,7 +800,7 @@
         if (!options.length) return;
         event.preventDefault();
         var step = event.key === "ArrowDown" ? 1 : -1;
-        select((selected + step + options.length) % options.length);
+        select((selected + step + options.length) % options.length, true);
       } else if (event.key === "Enter") {
         if (!popup.hidden && selected >= 0 && options[selected]) {
           event.preventDefault();
@@ -910,18 +914,25 @@
         say("No papers match " + quoted + where + ".", tagIndexLink("Browse by topic instead."));
         return;
       }
-      var n = current.length + (current.length === 1 ? " paper" : " papers");
-      if (outcome.mode === "any") say("No paper has every word of " + quoted + where + "; " + n + " have some of them.");
-      else say(n + " match " + quoted + where + (outcome.fuzzy ? " (including close spellings)." : "."));
+      var one = current.length === 1, n = current.length + (one ? " paper" : " papers");
+      if (outcome.mode === "any") say("No paper has every word of " + quoted + where + "; " + n + (one ? " has" : " have") + " some of them.");
+      else say(n + (one ? " matches " : " match ") + quoted + where + (outcome.fuzzy ? " (including close spellings)." : "."));
       showMore();
     }
 
-    function update() { render(); remember(input.value, tag()); }
-    input.addEventListener("input", function () { whenReady(update); update(); });
-    input.addEventListener("focus", function () { whenReady(render); });
-    if (tagSelect) tagSelect.addEventListener("change", function () { whenReady(update); update(); });
-    if (input.value.trim() || tag()) { render(); whenReady(render); }
-    else render();
+    // Loads the search on first use and renders again once it is ready.
+    var waiting = false;
+    function start() {
+      if (state === "ready" || waiting) return;
+      waiting = true;
+      whenReady(function () { waiting = false; render(); });
+    }
+    function update() { start(); render(); remember(input.value, tag()); }
+    input.addEventListener("input", update);
+    input.addEventListener("focus", start);
+    if (tagSelect) tagSelect.addEventListener("change", update);
+    if (input.value.trim() || tag()) start();
+    render();
   }
 
   setUpBox();

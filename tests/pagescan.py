@@ -185,10 +185,44 @@ def copied_js(site: Path) -> set[Path]:
 
 
 STATEMENT_RE = re.compile(r"window\.([A-Za-z_$][\w$]*) = ")
+JS_ESCAPES = {"\\": "\\", "'": "'", '"': '"', "/": "/", "n": "\n", "r": "\r", "t": "\t", "b": "\b", "f": "\f", "v": "\v"}
+
+
+def js_string(text: str, position: int) -> tuple[str, int]:
+    """Decode the single-quoted JS string literal at `position`; (value, end). ValueError unless it
+    is one well-formed literal (only standard escapes, no raw line break)."""
+    if text[position:position + 1] != "'":
+        raise ValueError("no string literal")
+    out = []
+    i = position + 1
+    while i < len(text):
+        char = text[i]
+        if char == "'":
+            return "".join(out), i + 1
+        if char in "\n\r":
+            raise ValueError("raw line break in a string literal")
+        if char == "\\":
+            escape = text[i + 1:i + 2]
+            if escape in JS_ESCAPES:
+                out.append(JS_ESCAPES[escape])
+                i += 2
+            elif escape == "u" and re.fullmatch(r"[0-9a-fA-F]{4}", text[i + 2:i + 6]):
+                out.append(chr(int(text[i + 2:i + 6], 16)))
+                i += 6
+            elif escape == "x" and re.fullmatch(r"[0-9a-fA-F]{2}", text[i + 2:i + 4]):
+                out.append(chr(int(text[i + 2:i + 4], 16)))
+                i += 4
+            else:
+                raise ValueError(f"unexpected escape \\{escape}")
+            continue
+        out.append(char)
+        i += 1
+    raise ValueError("unterminated string literal")
 
 
 def split_globals(text: str) -> tuple[dict[str, object], int]:
-    """The `window.NAME = <JSON>;` statements at the start of a JS text, and where they stop."""
+    """The statements at the start of a JS text that only assign data, and where they stop:
+    `window.NAME = <JSON>;` or `window.NAME = JSON.parse('<JSON as a JS string>');`."""
     values: dict[str, object] = {}
     decoder = json.JSONDecoder()
     position = 0
@@ -197,7 +231,14 @@ def split_globals(text: str) -> tuple[dict[str, object], int]:
         if not match:
             break
         try:
-            value, end = decoder.raw_decode(text, match.end())
+            if text.startswith("JSON.parse(", match.end()):
+                literal, end = js_string(text, match.end() + len("JSON.parse("))
+                value = json.loads(literal)
+                if text[end:end + 3] != ");\n":
+                    break
+                end += 1
+            else:
+                value, end = decoder.raw_decode(text, match.end())
         except ValueError:
             break
         if text[end:end + 2] != ";\n":
@@ -208,14 +249,15 @@ def split_globals(text: str) -> tuple[dict[str, object], int]:
 
 
 def generated_js_problems(site: Path) -> list[str]:
-    """Each generated JS file is nothing but `window.NAME = <JSON>;` statements: no string can break out."""
+    """Each generated JS file only assigns data (see split_globals): no string in it can break out."""
     problems = []
     for path in sorted(set(site.rglob("*.js")) - copied_js(site)):
         name = str(path.relative_to(site))
         text = path.read_text(encoding="utf-8")
         _, stop = split_globals(text)
         if stop != len(text):
-            problems.append(f"{name}: not only `window.NAME = JSON;` statements (stops at offset {stop}: {text[stop:stop + 40]!r})")
+            problems.append(f"{name}: not only data assignments (`window.NAME = JSON;` or `= JSON.parse('...');`), "
+                            f"stops at offset {stop}: {text[stop:stop + 40]!r}")
         if re.search(r"</script", text, re.IGNORECASE):
             problems.append(f"{name}: holds '</script' (unescaped, it would end an inline copy of the data)")
     return problems

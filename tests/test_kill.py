@@ -20,7 +20,6 @@ import pytest
 
 from conftest import REPO, build_args, make_project, paper_text
 from papersite import output, urls
-from papersite.cli import main
 from papersite.linkcheck import check_site
 
 PAGES = 300
@@ -42,15 +41,29 @@ def generated_pages(count: int, edition: str) -> dict[str, str]:
     return pages
 
 
-def frozen_args(root: Path) -> list[str]:
-    """Build arguments with the project's own frozen copy of templates/ and static/ (made by
-    `editions`), so every build of the module sees the same inputs."""
-    return [*build_args(root), "--templates", str(root.parent / "templates"), "--static", str(root.parent / "static")]
+def freeze_checkout(dest: Path) -> Path:
+    """A copy of the code, templates, static files and lunr.js: every build of a test runs this
+    copy, so all of them (and the expected outputs) come from the same inputs and code."""
+    dest.mkdir(parents=True)
+    shutil.copyfile(REPO / "build.py", dest / "build.py")
+    for name in ("papersite", "templates", "static"):
+        shutil.copytree(REPO / name, dest / name, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(REPO / "node_modules" / "lunr", dest / "node_modules" / "lunr")
+    return dest
+
+
+def checkout_of(root: Path) -> Path:
+    return root.parent / "checkout"
 
 
 def start_build(root: Path) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, str(REPO / "build.py"), *frozen_args(root)], cwd=root,
+    return subprocess.Popen([sys.executable, str(checkout_of(root) / "build.py"), *build_args(root)], cwd=root,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+
+
+def run_build(root: Path) -> None:
+    process = start_build(root)
+    assert process.wait(timeout=300) == 0, process.stderr.read().decode()
 
 
 def kill(process: subprocess.Popen) -> bool:
@@ -82,14 +95,13 @@ def editions(tmp_path_factory):
     """A project whose site/ holds edition A, its content already changed to edition B, and B's
     expected output (built elsewhere: builds are byte-identical wherever they are written)."""
     base = tmp_path_factory.mktemp("kill")
-    for name in ("templates", "static"):
-        shutil.copytree(REPO / name, base / name)
+    freeze_checkout(base / "checkout")
     root = make_project(base / "proj", generated_pages(PAGES, "first"))
-    assert main(frozen_args(root)) == 0
+    run_build(root)
     first = snapshot(root / "site")
     for name, text in generated_pages(PAGES + 20, "second").items():
         (root / "content" / "papers" / name).write_text(text)
-    expected = make_project(base / "expected")  # beside proj: the same frozen templates and static
+    expected = make_project(base / "expected")  # beside proj: built by the same checkout
     shutil.rmtree(expected / "content")
     shutil.copytree(root / "content", expected / "content")
     started = time.monotonic()
@@ -122,7 +134,7 @@ def test_builds_killed_while_writing_leave_a_complete_site(editions):
             kill(process)
         assert_complete(root / "site", first, second, f"killed {delay}s into writing")
     assert landed >= 3, f"only {landed} kills landed while the build was writing; make the build bigger"
-    assert main(frozen_args(root)) == 0
+    run_build(root)
     assert snapshot(root / "site") == second
     assert temps(root) == []
 
@@ -135,7 +147,7 @@ def test_builds_killed_at_random_moments_leave_a_complete_site(editions):
         time.sleep(rng.uniform(0.3, 1.0) * duration)
         kill(process)
         assert_complete(root / "site", first, second, "killed at a random moment")
-    assert main(frozen_args(root)) == 0
+    run_build(root)
     assert snapshot(root / "site") == second
     assert temps(root) == []
 
@@ -144,14 +156,14 @@ def test_incremental_builds_killed_while_linking_leave_a_complete_site(editions,
     """One page edited: most of the new tree is hard-linked from the previous output. A kill
     then must not leave the previous output changed through a shared inode."""
     root, _, second, _ = editions
-    assert main(frozen_args(root)) == 0            # start from edition two, whatever ran before
+    run_build(root)                                # start from edition two, whatever ran before
     assert snapshot(root / "site") == second
     page = root / "content" / "papers" / "p0007.md"
     page.write_text(page.read_text().replace("Marker0007", "Marker0007 edited"))
     expected = make_project(root.parent / "expected-third")
     shutil.rmtree(expected / "content")
     shutil.copytree(root / "content", expected / "content")
-    assert main(frozen_args(expected)) == 0
+    run_build(expected)
     third = snapshot(expected / "site")
     assert third != second
     for delay in (0.0, 0.005, 0.02):
@@ -160,7 +172,7 @@ def test_incremental_builds_killed_while_linking_leave_a_complete_site(editions,
             time.sleep(delay)
         kill(process)
         assert_complete(root / "site", second, third, f"incremental build killed {delay}s into writing")
-    assert main(frozen_args(root)) == 0
+    run_build(root)
     assert snapshot(root / "site") == third
     assert temps(root) == []
 
@@ -264,12 +276,11 @@ def test_out_refuses_the_repository_root_of_a_copy(tmp_path):
 
 def test_two_builds_in_fresh_processes_are_byte_identical(tmp_path):
     """Separate interpreters with different hash seeds: set or dict order never leaks into output."""
-    for name in ("templates", "static"):
-        shutil.copytree(REPO / name, tmp_path / name)
+    checkout = freeze_checkout(tmp_path / "checkout")
     runs = []
     for seed in ("1", "2"):
         root = make_project(tmp_path / f"proj{seed}", copy_papers=True)
-        runs.append((root, subprocess.Popen([sys.executable, str(REPO / "build.py"), *frozen_args(root)], cwd=root,
+        runs.append((root, subprocess.Popen([sys.executable, str(checkout / "build.py"), *build_args(root)], cwd=root,
                                             env={**os.environ, "PYTHONHASHSEED": seed},
                                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)))
     sites = []

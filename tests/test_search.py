@@ -280,6 +280,16 @@ def test_memo_build_and_encoding_on_generated_documents(docs):
     assert search.expand_index(as_json(search.encode_index(ours))) == as_json(ours.serialize())
 
 
+def test_encoding_round_trips_edge_cases():
+    docs = [
+        {"ref": "many", "title": "x", "tags": "", "authors": "", "body": "robust " * 1100},  # tf above the table
+        {"ref": "empty", "title": "", "tags": "", "authors": "", "body": ""},
+        {"ref": "y" * 100, "title": "É" * 70, "tags": None, "authors": "Zoë", "body": "the a an"},
+    ]
+    built = search.build_index(docs)
+    assert search.expand_index(as_json(search.encode_index(built))) == as_json(built.serialize())
+
+
 def test_varints_and_bits_round_trip():
     numbers = [0, 1, 31, 32, 1023, 1024, 10**6, 2**40]
     out: list[str] = []

@@ -1,0 +1,283 @@
+#!/usr/bin/env python3
+"""Build benchmark on the real corpus (run by hand, not a test): see bench/README.md.
+
+    .venv/bin/python bench/build.py [--n 5000] [--runs 3] [--jobs N] [--growth 1000] [--no-mkdocs] [--keep DIR]
+
+Imports N papers of bench/data/ml-abstracts.jsonl.gz (every k-th record, so all venues and years
+are in) into a temporary project with `python build.py import`, then, as medians of --runs runs,
+each build a fresh `python build.py build` process:
+
+- cold build (no cache, no previous output; search index included), seconds;
+- no-change rebuild and one-paper-edit rebuild (one abstract gets a new sentence), seconds;
+- peak memory (largest resident set of the build process and its workers, from wait4);
+- per-stage seconds of the cold build (related papers among them), from the build itself;
+- output size, file count and the largest HTML page;
+- the same N pages built by MkDocs (pinned, built-in `mkdocs` theme and `search` plugin,
+  `use_directory_urls: false`, one Markdown page per paper with its title as H1), installed by
+  this script into its own virtual environment under bench/.work/ and timed in the same run;
+- with --growth M, the cold build of M papers too, to show how the time grows with N.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+CORPUS = REPO / "bench" / "data" / "ml-abstracts.jsonl.gz"
+WORK = REPO / "bench" / ".work"
+MKDOCS_VERSION = "1.6.1"
+PYTHON = sys.executable
+CHILD = "--child-build"
+
+
+# --- one build, in a process of its own ----------------------------------------------------
+
+
+def child_build(argv: list[str]) -> None:
+    """Run one build in this process and print its result as JSON (what the parent times)."""
+    sys.path.insert(0, str(REPO))
+    from papersite.pipeline import BuildOptions, build
+
+    args = argparse.ArgumentParser()
+    args.add_argument("root", type=Path)
+    args.add_argument("--clean", action="store_true")
+    args.add_argument("--jobs", type=int)
+    ns = args.parse_args(argv)
+    result = build(BuildOptions(content=ns.root / "content", config=ns.root / "site.yml", out=ns.root / "site",
+                                clean=ns.clean, jobs=ns.jobs))
+    print(json.dumps({"seconds": result.seconds, "pages": result.pages, "files": result.files,
+                      "rendered": result.rendered, "reused": result.reused, "warnings": len(result.warnings),
+                      "timings": dict(result.timings)}))
+
+
+def timed_process(cmd: list[str], cwd: Path | None = None) -> tuple[float, int, str]:
+    """(wall seconds, peak RSS in KB of the process and the children it waited for, stdout)."""
+    with tempfile.TemporaryFile() as out:
+        started = time.perf_counter()
+        proc = subprocess.Popen(cmd, cwd=cwd, stdout=out, stderr=subprocess.DEVNULL)
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - started
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        text = out.read().decode()
+    if proc.returncode != 0:
+        raise SystemExit(f"failed ({proc.returncode}): {' '.join(map(str, cmd))}\n{text[-2000:]}")
+    return wall, usage.ru_maxrss, text
+
+
+def build_once(root: Path, clean: bool, jobs: int | None) -> dict:
+    cmd = [PYTHON, str(Path(__file__).resolve()), CHILD, str(root)]
+    if clean:
+        cmd.append("--clean")
+    if jobs:
+        cmd += ["--jobs", str(jobs)]
+    wall, rss, text = timed_process(cmd)
+    result = json.loads(text.strip().splitlines()[-1])
+    result.update(wall=wall, rss_kb=rss)
+    return result
+
+
+# --- the project -----------------------------------------------------------------------------
+
+
+def corpus_lines(n: int) -> list[str]:
+    lines = [line for line in gzip.decompress(CORPUS.read_bytes()).decode("utf-8").split("\n") if line.strip()]
+    if n >= len(lines):
+        return lines
+    return [lines[i * len(lines) // n] for i in range(n)]   # evenly spread: every venue and year
+
+
+def make_project(root: Path, n: int) -> tuple[Path, float]:
+    (root / "content" / "papers").mkdir(parents=True)
+    shutil.copyfile(REPO / "content" / "tags.yml", root / "content" / "tags.yml")
+    shutil.copyfile(REPO / "site.yml", root / "site.yml")
+    source = root / "corpus.jsonl"
+    source.write_text("\n".join(corpus_lines(n)) + "\n", encoding="utf-8")
+    wall, _, _ = timed_process([PYTHON, str(REPO / "build.py"), "import", str(source), "--content", str(root / "content")], cwd=REPO)
+    return root, wall
+
+
+def reset_output(root: Path) -> None:
+    for path in (root / "site", root / ".papersite-cache"):
+        shutil.rmtree(path, ignore_errors=True)
+
+
+def edit_one_paper(root: Path, run: int) -> None:
+    papers = sorted((root / "content" / "papers").glob("*.md"))
+    path = papers[len(papers) // 3]
+    text = path.read_text(encoding="utf-8").rstrip("\n")
+    path.write_text(text + f" An added sentence, edit number {run}, about benchmark results.\n", encoding="utf-8")
+
+
+def output_stats(site: Path) -> dict:
+    files = [p for p in site.rglob("*") if p.is_file()]
+    html = [p for p in files if p.suffix == ".html"]
+    largest = max(html, key=lambda p: p.stat().st_size)
+    listings = [p for p in html if p.parent.name in ("tags", "browse") or p.name == "index.html" or p.parent.parent.name == "tags"]
+    largest_listing = max(listings, key=lambda p: p.stat().st_size)
+    papers = [p for p in html if p.parent.name == "papers"]
+    return {
+        "files": len(files),
+        "bytes": sum(p.stat().st_size for p in files),
+        "html_pages": len(html),
+        "largest_html": (str(largest.relative_to(site)), largest.stat().st_size),
+        "largest_listing": (str(largest_listing.relative_to(site)), largest_listing.stat().st_size),
+        "median_paper_page": statistics.median(p.stat().st_size for p in papers),
+    }
+
+
+# --- MkDocs ------------------------------------------------------------------------------------
+
+
+def mkdocs_venv() -> Path:
+    venv = WORK / f"mkdocs-{MKDOCS_VERSION}"
+    exe = venv / "bin" / "mkdocs"
+    if not exe.exists():
+        subprocess.run([PYTHON, "-m", "venv", str(venv)], check=True)
+        subprocess.run([str(venv / "bin" / "pip"), "install", "--quiet", f"mkdocs=={MKDOCS_VERSION}"], check=True)
+    return exe
+
+
+def mkdocs_project(root: Path, content: Path) -> Path:
+    """The same papers as MkDocs pages: title as H1, the abstract (our Markdown) below it."""
+    sys.path.insert(0, str(REPO))
+    from papersite.content import split_front_matter
+    from papersite.sources import read_text
+    import yaml
+
+    docs = root / "docs"
+    (docs / "papers").mkdir(parents=True)
+    rows = []
+    for path in sorted((content / "papers").glob("*.md")):
+        front, body, _ = split_front_matter(read_text(path), str(path))
+        data = yaml.safe_load(front)
+        (docs / "papers" / path.name).write_text(f"# {data['title']}\n\n{body.strip()}\n", encoding="utf-8")
+        rows.append(data["title"])
+    (docs / "index.md").write_text(f"# Papers\n\n{len(rows)} paper abstracts.\n", encoding="utf-8")
+    # A nav of the home page only: MkDocs' default nav lists every page on every page, which at
+    # 5,000 pages is 5,000 links per page (see README); this is the fair, light setting.
+    (root / "mkdocs.yml").write_text(
+        "site_name: Papers\nuse_directory_urls: false\ntheme:\n  name: mkdocs\nplugins:\n  - search\nnav:\n  - index.md\n",
+        encoding="utf-8")
+    return root
+
+
+def mkdocs_build(exe: Path, root: Path) -> tuple[float, int]:
+    shutil.rmtree(root / "site", ignore_errors=True)
+    wall, rss, _ = timed_process([str(exe), "build", "--quiet", "--clean"], cwd=root)
+    return wall, rss
+
+
+# --- the run -----------------------------------------------------------------------------------
+
+
+def median(values) -> float:
+    return statistics.median(values)
+
+
+def bench(n: int, runs: int, jobs: int | None, keep: Path | None, mkdocs: bool) -> dict:
+    base = Path(tempfile.mkdtemp(prefix="papersite-bench-")) if keep is None else keep
+    root, import_seconds = make_project(base / f"n{n}", n)
+    papers = len(list((root / "content" / "papers").glob("*.md")))
+    cold, nochange, edit = [], [], []
+    for run in range(runs):
+        reset_output(root)
+        cold.append(build_once(root, clean=True, jobs=jobs))
+        nochange.append(build_once(root, clean=False, jobs=jobs))
+        edit_one_paper(root, run)
+        edit.append(build_once(root, clean=False, jobs=jobs))
+    stats = output_stats(root / "site")
+    result = {
+        "n": papers, "runs": runs, "jobs": jobs, "import_seconds": import_seconds,
+        "cold": median(r["wall"] for r in cold), "cold_build_seconds": median(r["seconds"] for r in cold),
+        "nochange": median(r["wall"] for r in nochange), "nochange_build_seconds": median(r["seconds"] for r in nochange),
+        "edit": median(r["wall"] for r in edit), "edit_build_seconds": median(r["seconds"] for r in edit),
+        "edit_rendered": median(r["rendered"] for r in edit),
+        "peak_rss_mb": max(r["rss_kb"] for r in cold + nochange + edit) / 1024,
+        "stages_cold": {k: median(r["timings"].get(k, 0.0) for r in cold) for k in cold[0]["timings"]},
+        "stages_edit": {k: median(r["timings"].get(k, 0.0) for r in edit) for k in edit[0]["timings"]},
+        "pages": cold[0]["pages"], "output": stats, "raw": {"cold": cold, "nochange": nochange, "edit": edit},
+    }
+    if mkdocs:
+        exe = mkdocs_venv()
+        project = mkdocs_project(base / f"mkdocs-n{n}", root / "content")
+        times = [mkdocs_build(exe, project) for _ in range(runs)]
+        result["mkdocs"] = median(t for t, _ in times)
+        result["mkdocs_rss_mb"] = max(r for _, r in times) / 1024
+        result["mkdocs_ratio"] = result["mkdocs"] / result["cold"]
+        result["mkdocs_version"] = MKDOCS_VERSION
+    if keep is None:
+        shutil.rmtree(base, ignore_errors=True)
+    return result
+
+
+def show(results: list[dict]) -> None:
+    rows = []
+    for r in results:
+        n = r["n"]
+        rows += [
+            (f"papers (pages)", f"{n} ({r['pages']} HTML pages)", ""),
+            ("import seconds", f"{r['import_seconds']:.2f}", "python build.py import, once"),
+            ("cold build seconds", f"{r['cold']:.2f}", f"process wall; the build itself {r['cold_build_seconds']:.2f}"),
+            ("no-change rebuild seconds", f"{r['nochange']:.2f}", f"process wall; the build itself {r['nochange_build_seconds']:.2f} (target < 1)"),
+            ("one-paper-edit rebuild seconds", f"{r['edit']:.2f}",
+             f"process wall; the build itself {r['edit_build_seconds']:.2f}, {r['edit_rendered']:.0f} pages rendered (target < 2)"),
+            ("peak memory MB", f"{r['peak_rss_mb']:.0f}", "largest RSS of a build process or worker (target < 1024)"),
+            ("output", f"{r['output']['bytes'] / 1e6:.1f} MB", f"{r['output']['files']} files"),
+            ("largest HTML page", f"{r['output']['largest_html'][1] / 1e3:.1f} KB", r["output"]["largest_html"][0] + " (target < 200 KB)"),
+            ("largest listing page", f"{r['output']['largest_listing'][1] / 1e3:.1f} KB", r["output"]["largest_listing"][0]),
+            ("median paper page", f"{r['output']['median_paper_page'] / 1e3:.1f} KB", ""),
+            ("cold stages (s)", ", ".join(f"{k} {v:.2f}" for k, v in r["stages_cold"].items()), ""),
+            ("edit stages (s)", ", ".join(f"{k} {v:.2f}" for k, v in r["stages_edit"].items()), ""),
+        ]
+        if "mkdocs" in r:
+            rows += [(f"MkDocs {r['mkdocs_version']} cold build seconds", f"{r['mkdocs']:.2f}",
+                      f"peak {r['mkdocs_rss_mb']:.0f} MB; ours is {r['mkdocs_ratio']:.1f}x faster (target >= 3x)")]
+        rows.append(("", "", ""))
+    if len(results) > 1:
+        a, b = results[0], results[-1]
+        per = [(r["n"], r["cold"] / r["n"] * 1000) for r in (a, b)]
+        rows.append(("growth", f"{a['n']} -> {b['n']} papers: {a['cold']:.2f}s -> {b['cold']:.2f}s",
+                     f"{per[0][1]:.2f} vs {per[1][1]:.2f} ms per paper ({b['cold'] / a['cold']:.2f}x time for {b['n'] / a['n']:.2f}x papers)"))
+    width = max(len(r[0]) for r in rows)
+    for name, value, note in rows:
+        print(f"{name:<{width}}  {value}" + (f"   {note}" if note else ""))
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv and argv[0] == CHILD:
+        child_build(argv[1:])
+        return 0
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--n", type=int, default=5000, help="papers to import (default 5000; the corpus has 5876)")
+    parser.add_argument("--runs", type=int, default=3, help="runs per measurement; medians are reported (default 3)")
+    parser.add_argument("--jobs", type=int, help="--jobs for the builds (default: the build's own default)")
+    parser.add_argument("--growth", type=int, metavar="M", help="also run with M papers (e.g. 1000) to show the growth")
+    parser.add_argument("--no-mkdocs", action="store_true", help="skip the MkDocs comparison")
+    parser.add_argument("--keep", type=Path, help="keep the projects in this directory")
+    parser.add_argument("--json", type=Path, help="also write the results here")
+    args = parser.parse_args(argv)
+    if args.keep:
+        args.keep.mkdir(parents=True, exist_ok=True)
+    print(f"corpus {CORPUS.name}, {os.cpu_count()} cores, python {sys.version.split()[0]}, load {os.getloadavg()[0]:.1f}", flush=True)
+    sizes = ([args.growth] if args.growth else []) + [args.n]
+    results = [bench(n, args.runs, args.jobs, args.keep, not args.no_mkdocs) for n in sizes]
+    show(results)
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=1, default=str), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
