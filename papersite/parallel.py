@@ -15,6 +15,7 @@ import multiprocessing
 import os
 import pickle
 import signal
+import sys
 from typing import Callable, Sequence
 
 from . import progress
@@ -44,7 +45,9 @@ def resolve_jobs(requested: int | None) -> int:
 
 
 def can_fork() -> bool:
-    return "fork" in multiprocessing.get_all_start_methods()
+    """Fork where it is safe and usual (Linux, the BSDs); on macOS system libraries may not
+    survive a fork (Python itself no longer forks there by default), so builds stay serial."""
+    return "fork" in multiprocessing.get_all_start_methods() and sys.platform != "darwin"
 
 
 def ordered_map(func: Callable, items: Sequence, jobs: int, min_items: int | None = None) -> list:

@@ -22,6 +22,7 @@ from .publish import BASE_URL_NOTE, publish_files
 from .render import build_site_data, make_environment, render_site
 from .search import build_search_files
 from .timing import timed
+from .tracking import site_summary
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
@@ -120,24 +121,29 @@ def _build(options: BuildOptions) -> BuildResult:
         with timed("site data"):
             site = build_site_data(config, pages, taxonomy)
             site_key = fingerprint(site)
+        # What every page shows (config, tags and their counts: the sidebar) is part of every page's key.
         session = Session(cache, out, site, fingerprint,
-                          digest(cache.code + tree_version(options.templates) + fingerprint(config)))
+                          digest(cache.code + tree_version(options.templates) + fingerprint(site_summary(site))))
         # The search index needs only the site: it is built in a worker while the pages render.
         search = session.stage_start("search", digest(b"search" + cache.code + site_key), lambda: build_search_files(site), jobs)
+        digests = session.digests
         try:
             progress_.stage("rendering pages")
             with timed("render"):
                 files: dict = dict(render_site(env, site, jobs, session))
+            # The sitemap, feed and exports read the site and the pages (not the search files),
+            # so they are made while the search worker finishes.
+            progress_.stage("writing sitemap, feed and exports")
+            with timed("publish"):
+                pages_only = dict(files)
+                publish_key = digest(b"publish" + cache.code + site_key + files_key(pages_only, digests))
+                published = session.stage("publish", publish_key, lambda: publish_files(site, OutputFiles(pages_only, out)))
             progress_.stage("building the search index")
-            with timed("search (after render)"):
+            with timed("search (after publish)"):
                 files.update(search.files())
+            files.update(published)
         finally:
             search.cancel()
-        progress_.stage("writing sitemap, feed and exports")
-        digests = session.digests
-        with timed("publish"):
-            publish_key = digest(b"publish" + cache.code + site_key + files_key(files, digests))
-            files.update(session.stage("publish", publish_key, lambda: publish_files(site, OutputFiles(files, out))))
         notes = () if config.base_url else (Problem(str(options.config), None, BASE_URL_NOTE),)
         if options.strict and report.warnings:
             raise SiteError([Problem(w.path, w.line, f"{w.message} (an error under --strict)") for w in report.warnings])

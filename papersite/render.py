@@ -13,14 +13,14 @@ from pathlib import Path
 import jinja2
 from markupsafe import Markup
 
-from . import citation, notfound, parallel, progress, urls
+from . import citation, notfound, parallel, progress, tracking, urls
 from .enrich import PaperPage
 from .errors import Problem, SiteError
 from .markup import is_safe_url
 from .model import SiteConfig, Tag, Taxonomy
-from .incremental import PageJob, Reused, Session
+from .incremental import PageJob, Reused, Session, content_digest
 from .topicmap import TopicMap, build_topic_map, tag_bars
-from .tracking import TrackedSite, track
+from .tracking import recording, track, tracked
 
 
 @dataclass(frozen=True)
@@ -90,9 +90,11 @@ def make_environment(templates_dir: Path) -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
+        auto_reload=False,  # one environment per build: no need to stat every template for every page
     )
     env.globals["urls"] = urls
     env.globals["cite"] = citation
+    env.globals["cached"] = FragmentCache()
     env.tests["safe_url"] = is_safe_url
     env.filters["display_url"] = display_url
     problems = []
@@ -104,6 +106,40 @@ def make_environment(templates_dir: Path) -> jinja2.Environment:
     if problems:
         raise SiteError(problems)
     return env
+
+
+class FragmentCache:
+    """`{% call cached("name", key...) %}...{% endcall %}`: the block is rendered once per key and build.
+
+    For parts every page repeats (the sidebar's topic list): the key must name everything the
+    block reads except the site, e.g. the page's directory (via any relative url) and the
+    current page where the block marks it. What the block reads of the site is noted again
+    for each page that uses the cached copy (tracking.py), so incremental builds stay exact.
+    """
+
+    def __init__(self) -> None:
+        self.blocks: dict[tuple, tuple[str, frozenset]] = {}
+        self.site: object = None
+
+    def clear(self) -> None:
+        self.blocks.clear()
+
+    def use_site(self, site) -> None:
+        """Blocks are kept for one site: rendering another one starts afresh."""
+        if site is not self.site:
+            self.blocks.clear()
+            self.site = site
+
+    def __call__(self, *key, caller):
+        hit = self.blocks.get(key)
+        if hit is None:
+            facets: set = set()
+            with recording(facets):
+                html = caller()
+            hit = self.blocks[key] = (html, frozenset(facets))
+        if tracking._recording is not None:
+            tracking._recording.update(hit[1])
+        return hit[0]
 
 
 def display_url(url: str) -> str:
@@ -135,17 +171,21 @@ def render_template(env: jinja2.Environment, template: str, site: SiteData, page
                     facets: set | None = None) -> str:
     """Render; with `facets`, the site is handed out through tracking proxies that note what is read."""
     config = site.config
+    fragments = env.globals.get("cached")
+    if isinstance(fragments, FragmentCache):
+        fragments.use_site(site)
     if facets is not None:
-        site = TrackedSite(site, facets)  # type: ignore[assignment]
-        context = {name: track(value, facets) for name, value in context.items()}
+        site = tracked(site)  # type: ignore[assignment]
+        context = {name: track(value) for name, value in context.items()}
     try:
-        return env.get_template(template).render(
-            site=site, config=config, page=page,
-            url=urls.linker(page.path),
-            root=urls.root_prefix(page.path),
-            canonical=urls.absolute_url(config.base_url, page.path) if config.base_url else None,
-            **context,
-        )
+        with recording(facets):
+            return env.get_template(template).render(
+                site=site, config=config, page=page,
+                url=urls.linker(page.path),
+                root=urls.root_prefix(page.path),
+                canonical=urls.absolute_url(config.base_url, page.path) if config.base_url else None,
+                **context,
+            )
     except jinja2.TemplateError as exc:
         raise SiteError.at(f"templates/{template}", getattr(exc, "lineno", None),
                            f"template error while rendering {page.path}: {exc}") from None
@@ -158,6 +198,9 @@ def render_site(env: jinja2.Environment, site: SiteData, jobs: int = 1, session:
     not depend on `jobs`. With an incremental `session`, a page whose inputs are unchanged
     maps to a `Reused` marker instead of its HTML (incremental.py).
     """
+    fragments = env.globals.get("cached")
+    if isinstance(fragments, FragmentCache):
+        fragments.clear()  # a new site: nothing rendered for another one may be reused
     token = _collecting.set(True)
     try:
         files: dict = {}
@@ -165,11 +208,13 @@ def render_site(env: jinja2.Environment, site: SiteData, jobs: int = 1, session:
             files.update(render(env, site))
     finally:
         _collecting.reset(token)
+    # With nothing to reuse (a cold build), page keys are only recorded: the workers compute them.
+    keys_in_workers = session is not None and not session.old_pages
     todo = []
     for path, job in files.items():
         if not isinstance(job, PageJob):
             continue
-        if session is not None:
+        if session is not None and not keys_in_workers:
             job.base = session.page_key(job.template, job.page, job.context)
             kept = session.reusable(job)
             if kept is not None:
@@ -177,11 +222,13 @@ def render_site(env: jinja2.Environment, site: SiteData, jobs: int = 1, session:
                 session.keep_page_record(job)
                 continue
         todo.append(job)
-    track_reads = session is not None
-    results = parallel.ordered_map(partial(run_job, env, site, track_reads), todo, jobs)
-    for job, (html, facets) in zip(todo, results):
+    results = parallel.ordered_map(partial(run_job, env, site, session, keys_in_workers), todo, jobs)
+    for job, (html, facets, base, made) in zip(todo, results):
         files[job.path] = html
         if session is not None:
+            if keys_in_workers:
+                job.base = base
+            session.digests[job.path] = made
             session.record_page(job, facets, html)
     if session is not None:
         session.rendered += len(todo)
@@ -189,10 +236,14 @@ def render_site(env: jinja2.Environment, site: SiteData, jobs: int = 1, session:
     return files
 
 
-def run_job(env: jinja2.Environment, site: SiteData, track_reads: bool, job: PageJob) -> tuple[str, frozenset | None]:
-    facets: set | None = set() if track_reads else None
+def run_job(env: jinja2.Environment, site: SiteData, session: Session | None, key_here: bool, job: PageJob):
+    """(HTML, facets read, page key if asked for, digest of the bytes): the per-page work, in a worker."""
+    if session is None:
+        return render_template(env, job.template, site, job.page, job.context), None, None, None
+    facets: set = set()
     html = render_template(env, job.template, site, job.page, job.context, facets)
-    return html, (frozenset(facets) if facets is not None else None)
+    base = session.page_key(job.template, job.page, job.context) if key_here else None
+    return html, frozenset(facets), base, content_digest(html)
 
 
 def render_home(env, site: SiteData) -> dict[str, str]:

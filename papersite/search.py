@@ -8,8 +8,11 @@ What is built here is read by `static/search.js`; the two halves must agree exac
 - The stemmer: lunr.py 0.8 keeps the original Porter rule for "y" ("shapley" -> "shaplei")
   where lunr.js 2.3.9 does not ("shapley"). The browser registers an exact port of lunr.py's
   stemmer under the name `stemmer`, so a query is stemmed as its document was.
-- The index ships in a compact form (`encode_index`) that `static/search.js` expands back into
-  exactly the JSON of `Index.serialize()` and hands to `lunr.Index.load`.
+- The index ships in a compact form (`encode_index`, about a fifth of the serialized JSON,
+  gzip to gzip) that decodes to exactly the JSON of `Index.serialize()` (`expand_index` here,
+  `expandIndex` there); the browser loads it with `lunr.Index.load`.
+- The index is built by `MemoBuilder`: lunr's Builder with the pipeline run once per distinct
+  token, several times faster than a plain `lunr()` call (bench/search.py measures both).
 - The as-you-type query (`search`) is written twice, here and in `static/search.js`, step for
   step; the tests run both over the same files and compare refs and order.
 
@@ -29,6 +32,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from itertools import chain
 
+import numpy as np
 from lunr import __TARGET_JS_VERSION__ as LUNR_JS_VERSION
 from lunr import lunr
 from lunr.builder import Builder
@@ -120,23 +124,23 @@ TOKEN_RE = re.compile("[^ \t\n\r\f\v\xa0-]+")  # a token between lunr.tokenizer'
 class MemoBuilder(Builder):
     """lunr's Builder with the per-token work done once per distinct token.
 
-    A corpus repeats its vocabulary: 5,876 abstracts have ~700,000 tokens but ~40,000 distinct
-    ones, and running the pipeline (mostly the Porter stemmer) per token is most of a plain
-    build. Pipeline functions here are pure functions of the token text, so the result of the
-    pipeline is cached per (token text). Everything else - postings, term indices, field
-    lengths, the BM25 weights and their rounding - is computed exactly as `Builder` does, so the
-    index is the same; `tests/test_search.py` checks that against a plain `lunr()` call.
+    A corpus repeats its vocabulary: 5,876 abstracts have ~700,000 tokens but ~57,000 distinct
+    ones (~35,000 distinct words), and running the pipeline (mostly the Porter stemmer) per
+    token is most of a plain build. Pipeline functions are pure functions of the token text, so
+    their results are cached. Everything else - postings, field lengths, the BM25 weights and
+    their rounding - is computed exactly as `Builder` does, so the index is the same;
+    `tests/test_search.py` checks that against a plain `lunr()` call.
 
     Two further differences, neither visible in search results: term indices (`_index`) are
     numbered in sorted term order rather than first-seen order, so the compact encoding needs no
-    table of them; and the token set, which only querying needs, is built on first use (the
-    build ships `serialize()`, which does not include it).
+    table of them; and the inverted index, the field vectors and the token set are made on
+    first use (LazyIndex), since the compact encoding needs none of them.
     """
 
     def __init__(self):
         super().__init__()
-        self._memos: dict[str, dict[str, tuple[str, ...]]] = {}
-        self.fixes: list[tuple[str, int, float]] = []
+        self._memos: dict[str, tuple] = {}        # pipeline-skip key -> (memo, terms_of)
+        self._field_memos: dict[str, tuple] = {}  # field name -> the same
 
     @staticmethod
     def _tokens(value) -> list[str]:
@@ -154,8 +158,7 @@ class MemoBuilder(Builder):
         give "learning") is cached per token text, the rest (stop words, stemmer) per word it
         gives, so the stemmer runs once per distinct word.
         """
-        skipped = {name for names in self.pipeline._skip.values() for name in names}
-        key = field_name if field_name in skipped else ""
+        key = field_name if any(field_name in names for names in self.pipeline._skip.values()) else ""
         if key not in self._memos:
             head, rest = Pipeline(), Pipeline()
             head._stack, rest._stack = self.pipeline._stack[:1], self.pipeline._stack[1:]
@@ -179,53 +182,42 @@ class MemoBuilder(Builder):
         doc_ref = str(doc[self._ref])
         self._documents[doc_ref] = attributes or {}
         self.document_count += 1
-        inverted = self.inverted_index
+        memos = self._field_memos
         for field_name, fld in self._fields.items():
             value = doc[field_name] if fld.extractor is None else fld.extractor(doc)
-            memo, terms_of = self._pipeline_memo(field_name)
-            tokens = self._tokens(value)
+            memo, terms_of = memos[field_name] if field_name in memos else memos.setdefault(field_name, self._pipeline_memo(field_name))
+            tokens = TOKEN_RE.findall(value.lower()) if isinstance(value, str) else self._tokens(value)
             for text in set(tokens).difference(memo):
                 memo[text] = terms_of(text)
             counts = Counter(chain.from_iterable(map(memo.__getitem__, tokens)))
-            length = sum(counts.values())
             field_ref = field_name + "/" + doc_ref
             self.field_term_frequencies[field_ref] = counts
-            self.field_lengths[field_ref] = length
-            for term in counts:
-                posting = inverted.get(term)
-                if posting is None:
-                    posting = inverted[term] = {name: {} for name in self._fields}
-                    posting["_index"] = self.term_index
-                    self.term_index += 1
-                # lunr keeps whitelisted token metadata here; none is whitelisted.
-                posting[field_name][doc_ref] = {}
+            self.field_lengths[field_ref] = sum(counts.values())
 
     def build(self) -> LazyIndex:
-        for number, term in enumerate(sorted(self.inverted_index)):
-            self.inverted_index[term]["_index"] = number
         self._calculate_average_field_lengths()
-        self._create_field_vectors()
-        index = LazyIndex(
-            inverted_index=self.inverted_index,
-            field_vectors=self.field_vectors,
-            token_set=None,
-            fields=list(self._fields.keys()),
-            pipeline=self.search_pipeline,
-        )
-        # What the compact encoding ships instead of weights (see encode_index).
-        index.term_frequencies = self.field_term_frequencies
-        index.fixes = self.fixes
-        index.boosts = {name: fld.boost for name, fld in self._fields.items()}
-        index.k1, index.b = self._k1, self._b
+        index = LazyIndex(inverted_index=None, field_vectors=None, token_set=None,
+                          fields=list(self._fields.keys()), pipeline=self.search_pipeline)
+        index.builder = self
+        index.terms = sorted(set().union(*self.field_term_frequencies.values()))
         return index
 
-    def _create_field_vectors(self):
-        """Builder._create_field_vectors with the same arithmetic, minus a binary-search insert per element.
+    def _create_inverted_index(self, terms: list[str]) -> None:
+        """lunr's inverted index, as Builder.add makes it (refs in the order documents were added)."""
+        inverted = {}
+        for number, term in enumerate(terms):
+            inverted[term] = {name: {} for name in self._fields}
+            inverted[term]["_index"] = number
+        for field_ref, counts in self.field_term_frequencies.items():
+            field_name, doc_ref = field_ref.split("/", 1)
+            for term in counts:
+                # lunr keeps whitelisted token metadata here; none is whitelisted.
+                inverted[term][field_name][doc_ref] = {}
+        self.inverted_index = inverted
 
-        Also notes every weight the browser's rounding would get wrong (see `js_round3`).
-        """
+    def _create_field_vectors(self):
+        """Builder._create_field_vectors with the same arithmetic, minus a binary-search insert per element."""
         k1, b = self._k1, self._b
-        floor = math.floor
         term_info = {term: (posting["_index"], lunr_idf(posting, self.document_count))
                      for term, posting in self.inverted_index.items()}
         vectors = {}
@@ -242,12 +234,8 @@ class MemoBuilder(Builder):
                 number, idf = term_info[term]
                 score = idf * ((k1 + 1) * tf) / (norm + tf)
                 score *= field_boost
-                browser = floor(score * 1000 + 0.5) / 1000  # js_round3; search.js knows no document boosts
                 score *= doc_boost
-                weight = round(score, 3)
-                if weight != browser:
-                    self.fixes.append((field_ref, number, weight))
-                pairs.append((number, weight))
+                pairs.append((number, round(score, 3)))
             pairs.sort()
             vectors[field_ref] = Vector([x for pair in pairs for x in pair])
         self.field_vectors = vectors
@@ -261,12 +249,40 @@ def lunr_idf(posting: dict, document_count: int) -> float:
 
 
 class LazyIndex(Index):
-    """An Index whose token set is built when a query first needs it."""
+    """An Index whose inverted index, field vectors and token set are made when first used.
+
+    Shipping the site needs none of them: encode_index works from the builder's term
+    frequencies, and the browser computes the weights and builds its own token set. Querying
+    in Python and `serialize()` make them, with lunr's arithmetic.
+    """
+
+    @property
+    def inverted_index(self):
+        if self._inverted_index is None:
+            self.builder._create_inverted_index(self.terms)
+            self._inverted_index = self.builder.inverted_index
+        return self._inverted_index
+
+    @inverted_index.setter
+    def inverted_index(self, value):
+        self._inverted_index = value
+
+    @property
+    def field_vectors(self):
+        if self._field_vectors is None:
+            self.inverted_index  # noqa: B018 - the vectors need it
+            self.builder._create_field_vectors()
+            self._field_vectors = self.builder.field_vectors
+        return self._field_vectors
+
+    @field_vectors.setter
+    def field_vectors(self, value):
+        self._field_vectors = value
 
     @property
     def token_set(self):
         if self._token_set is None:
-            self._token_set = TokenSet.from_list(sorted(self.inverted_index))
+            self._token_set = TokenSet.from_list(self.terms)
         return self._token_set
 
     @token_set.setter
@@ -334,10 +350,6 @@ def varint(n: int) -> str:
     return "".join(reversed(digits))
 
 
-def write_varint(n: int, out: list[str]) -> None:
-    out.append(varint(n))
-
-
 def read_varints(text: str) -> list[int]:
     values, n = [], 0
     more = {c: i for i, c in enumerate(VARINT_MORE)}
@@ -359,15 +371,6 @@ def rice_k(documents: int, count: int) -> int:
 BASE64_TO_DIGITS = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/", DIGITS)
 
 
-def pack_bits(bits: str) -> str:
-    """A string of "0"/"1" as DIGITS characters, six bits each (zero-padded to whole bytes)."""
-    bits += "0" * (-len(bits) % 24)
-    if not bits:
-        return ""
-    raw = int(bits, 2).to_bytes(len(bits) // 8, "big")
-    return base64.b64encode(raw).decode("ascii").translate(BASE64_TO_DIGITS)
-
-
 def unpack_bits(text: str) -> str:
     return "".join(format(DIGITS.index(c), "06b") for c in text)
 
@@ -377,63 +380,104 @@ def js_round3(x: float) -> float:
     return math.floor(x * 1000 + 0.5) / 1000
 
 
-def encode_index(index: Index) -> dict:
-    """The compact form of an index from `build_index` (which keeps the term frequencies it needs)."""
-    fields = list(index.fields)
-    terms = sorted(index.inverted_index)
-    if any(index.inverted_index[t]["_index"] != i for i, t in enumerate(terms)):
-        raise ValueError("encode_index needs term indices in sorted order (build with build_index)")
-    frequencies = index.term_frequencies
-    refs = list(dict.fromkeys(field_ref.split("/", 1)[1] for field_ref in frequencies))
-    field_number = {name: f for f, name in enumerate(fields)}
-    doc_number = {ref: d for d, ref in enumerate(refs)}
-    small = [varint(n) for n in range(1024)]
-    low_bits: dict[int, list[str]] = {}  # k -> the k-bit binary strings of 0 .. 2**k - 1
-    counts, gaps, tfs = [], [], []
+def encode_index(index: LazyIndex) -> dict:
+    """The compact form of an index from `build_index` (whose builder has the term frequencies)."""
+    builder = index.builder
+    if any(attributes.get("boost", 1) != 1 for attributes in builder._documents.values()):
+        raise ValueError("search.js knows no document boosts")
+    fields, terms, refs = list(index.fields), index.terms, list(builder._documents)
+    n_docs, n_terms = len(refs), len(terms)
+    number = {term: i for i, term in enumerate(terms)}
+    postings = []  # per field: term numbers, doc numbers, tfs of every posting, by term then doc
     for name in fields:
-        by_doc = [frequencies[name + "/" + ref] for ref in refs]
-        count_out: list[str] = []
-        tf_out: list[str] = []
-        bits: list[str] = []
-        for term in terms:
-            # refs in a posting are in the order documents were added: ascending numbers
-            docs = [doc_number[ref] for ref in index.inverted_index[term][name]]
-            count_out.append(small[len(docs)] if len(docs) < 1024 else varint(len(docs)))
-            if not docs:
-                continue
-            k = rice_k(len(refs), len(docs))
-            low = low_bits.get(k)
-            if low is None:
-                low = low_bits[k] = [format(r, f"0{k}b") if k else "" for r in range(1 << k)]
-            mask = (1 << k) - 1
-            after = [0, *(d + 1 for d in docs)]  # gap: number - previous number - 1, previous from -1
-            bits += ["1" * (gap >> k) + "0" + low[gap & mask] for gap in map(int.__sub__, docs, after)]
-            try:
-                tf_out += [small[by_doc[d][term] - 1] for d in docs]
-            except IndexError:  # a term more than 1,024 times in one field
-                tf_out += [varint(by_doc[d][term] - 1) for d in docs]
-        counts.append("".join(count_out))
-        gaps.append(pack_bits("".join(bits)))
-        tfs.append("".join(tf_out))
-    fixes = []
-    for field_ref, term_index, weight in index.fixes:
-        name, ref = field_ref.split("/", 1)
-        fixes.append([field_number[name], doc_number[ref], term_index, weight])
+        counts_by_doc = [builder.field_term_frequencies[name + "/" + ref] for ref in refs]
+        term_numbers: list[int] = []
+        tf_values: list[int] = []
+        for counts in counts_by_doc:
+            term_numbers += map(number.__getitem__, counts)
+            tf_values += counts.values()
+        t = np.array(term_numbers, dtype=np.int64)
+        d = np.repeat(np.arange(n_docs, dtype=np.int64), [len(c) for c in counts_by_doc])
+        tf = np.array(tf_values, dtype=np.int64)
+        order = np.lexsort((d, t))
+        postings.append((t[order], d[order], tf[order]))
+    per_term = [np.bincount(t, minlength=n_terms) for t, _, _ in postings]
+    df = sum(per_term)  # lunr's document frequency: once per field
     return {
         "v": FORMAT,
         "version": LUNR_JS_VERSION,
         "fields": fields,
-        "boosts": [index.boosts[name] for name in fields],
-        "k1": index.k1,
-        "b": index.b,
+        "boosts": [builder._fields[name].boost for name in fields],
+        "k1": builder._k1,
+        "b": builder._b,
         "pipeline": index.pipeline.serialize(),
         "refs": refs,
         "terms": front_code(terms),
-        "counts": counts,
-        "gaps": gaps,
-        "tf": tfs,
-        "fix": sorted(fixes),
+        "counts": [varints(c.tolist()) for c in per_term],
+        "gaps": [rice_code(d, t, counts, n_docs) for (t, d, _), counts in zip(postings, per_term)],
+        "tf": [varints((tf - 1).tolist()) for _, _, tf in postings],
+        "fix": browser_rounding_fixes(builder, fields, refs, postings, df),
     }
+
+
+def varints(numbers: list[int]) -> str:
+    table = [varint(n) for n in range(max(numbers, default=0) + 1)] if max(numbers, default=0) < 4096 else None
+    return "".join(map(table.__getitem__, numbers)) if table else "".join(map(varint, numbers))
+
+
+def rice_code(docs: np.ndarray, terms: np.ndarray, counts: np.ndarray, n_docs: int) -> str:
+    """The document gaps of each term's postings (docs ascending within a term), Rice-coded."""
+    if not len(docs):
+        return ""
+    k_of_term = np.array([rice_k(n_docs, c) if c else 0 for c in counts.tolist()], dtype=np.int64)
+    k = k_of_term[terms]
+    previous = np.empty_like(docs)
+    previous[0] = -1
+    previous[1:] = docs[:-1]
+    previous[np.flatnonzero(np.r_[True, terms[1:] != terms[:-1]])] = -1  # each term starts from -1
+    gap = docs - previous - 1
+    unary, low = gap >> k, gap & ((1 << k) - 1)
+    length = unary + 1 + k
+    start = np.cumsum(length) - length
+    total = int(length.sum())
+    bits = np.zeros(total + (-total % 24), dtype=np.uint8)
+    within = np.arange(int(unary.sum())) - np.repeat(np.cumsum(unary) - unary, unary)
+    bits[np.repeat(start, unary) + within] = 1  # gap >> k ones; the zero after them is already there
+    within = np.arange(int(k.sum())) - np.repeat(np.cumsum(k) - k, k)
+    k_rep = np.repeat(k, k)
+    bits[np.repeat(start + unary + 1, k) + within] = (np.repeat(low, k) >> (k_rep - 1 - within)) & 1
+    raw = np.packbits(bits).tobytes()
+    return base64.b64encode(raw).decode("ascii").translate(BASE64_TO_DIGITS)
+
+
+NEAR_HALF = 1e-6  # far wider than the rounding errors of x * 1000 + 0.5
+
+
+def browser_rounding_fixes(builder: MemoBuilder, fields, refs, postings, df) -> list[list]:
+    """[field, doc, term, weight] for every weight search.js's rounding would get wrong.
+
+    lunr rounds a weight with round(x, 3), correctly rounded; search.js with
+    floor(x * 1000 + 0.5) / 1000. They differ only when x * 1000 is within a rounding error of
+    a half, so x is computed for every posting here (numpy, the same IEEE operations in the same
+    order as lunr's builder and search.js) and only those near a half are compared exactly.
+    """
+    k1, b, n_docs = builder._k1, builder._b, builder.document_count
+    idf = np.array([math.log(1 + abs((n_docs - n + 0.5) / (n + 0.5))) for n in df.tolist()], dtype=np.float64)
+    fixes = []
+    for f, (name, (t, d, tf)) in enumerate(zip(fields, postings)):
+        if not len(d):
+            continue
+        average = builder.average_field_length[name]
+        norm = np.array([k1 * (1 - b + b * (builder.field_lengths[name + "/" + ref] / average)) for ref in refs])
+        score = idf[t] * ((k1 + 1) * tf) / (norm[d] + tf)
+        score *= builder._fields[name].boost
+        scaled = score * 1000
+        for i in np.flatnonzero(np.abs(scaled - np.floor(scaled) - 0.5) < NEAR_HALF).tolist():
+            x = float(score[i])
+            weight = round(x, 3)
+            if weight != js_round3(x):
+                fixes.append([f, int(d[i]), int(t[i]), weight])
+    return sorted(fixes)
 
 
 def front_code(terms: list[str]) -> str:

@@ -1,29 +1,34 @@
 """Which parts of the whole site a page reads, recorded while it renders.
 
 A paper page shows its own paper, but also the sidebar (every tag and its count) and its
-BibTeX key (unique across all papers). To reuse a page from the previous build, the
-build must know that nothing the page read has changed. Templates get `site` wrapped in
-a `TrackedSite`, which hands out the same data and notes each part reached, as a *facet*:
+BibTeX key (unique across all papers). To reuse a page from the previous build, the build
+must know that nothing the page read has changed.
 
-| facet                       | what was read                              |
-|-----------------------------|--------------------------------------------|
-| `config`                    | the site config                            |
-| `tags:meta`                 | the tags (slugs, names, descriptions), in order |
-| `papers:count`, `papers:all`| how many papers; the papers themselves     |
-| `tag:<slug>:count`, `:all`  | how many papers a tag has; those papers    |
-| `site:<name>`               | any other site field (the topic map, ...)  |
+What every page reads (the site's *summary*: config, the tags with their names and paper
+counts, the number of papers) is part of every page's key (see `site_summary`). Anything
+more is recorded while the page renders, as a *facet*: templates get `site` as a
+`TrackedSite`, which hands out the same data and notes each further part reached:
+
+| facet                       | what was read                                   |
+|-----------------------------|-------------------------------------------------|
+| `papers:all`                | the papers themselves (iterating `site.papers`) |
+| `tag:<slug>:all`            | the papers of a tag (iterating `listing.papers`) |
+| `tag:<slug>:attr:<name>`    | any other field of a tag listing                |
+| `site:<name>`               | any other site field (the topic map, ...)       |
 | `derived:<table>:<key>`     | one entry of a table derived from the site (a paper's BibTeX key) |
 
-`FacetValues` gives each facet's fingerprint for a site; a page is reused only when its
-own inputs and every facet it read have the same fingerprints as last time. Reading more
-than needed is safe (the page is rebuilt more often); reading something untracked is not
-possible, because the only way to reach the site from a template is through the proxy.
+`FacetValues` gives each facet's fingerprint for a site; a page is reused only when its own
+inputs, the summary and every facet it read have the same fingerprints as last time.
+Reading more than needed is safe (the page is rebuilt more often); reading something
+untracked is not possible, because the only way to reach the site from a template is
+through the proxy. The proxies are made once per build and write into the set of the page
+being rendered (one page at a time per process), so tracking costs little.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import fields, is_dataclass
 from typing import Callable
 
@@ -31,6 +36,8 @@ from .cache import DIGEST_SIZE, Unfingerprintable
 
 _DERIVED: dict[str, Callable] = {}
 _tables: dict[str, tuple[object, Mapping]] = {}
+_recording: set | None = None      # the facets of the page being rendered
+_tracked: tuple[object, "TrackedSite"] | None = None
 
 
 def derived(name: str):
@@ -47,6 +54,11 @@ def unwrap(site):
     return site._site if isinstance(site, TrackedSite) else site
 
 
+def note(facet: str) -> None:
+    if _recording is not None:
+        _recording.add(facet)
+
+
 def derived_table(site, name: str) -> Mapping:
     """The table `name` for this site, computed once per site; entries read are tracked."""
     real = unwrap(site)
@@ -55,140 +67,151 @@ def derived_table(site, name: str) -> Mapping:
         hit = (real, _DERIVED[name](real))
         _tables[name] = hit
     if isinstance(site, TrackedSite):
-        return TrackedMapping(hit[1], site._facets, f"derived:{name}")
+        return TrackedMapping(hit[1], f"derived:{name}")
     return hit[1]
 
 
-class TrackedSeq(Sequence):
-    """A tuple that notes whether its length or its items were read."""
+def site_summary(site) -> tuple:
+    """What every page shows of the whole site (the sidebar): part of every page's key."""
+    return (site.config, len(site.papers), tuple((listing.tag, len(listing.papers)) for listing in site.tags))
 
-    __slots__ = ("_items", "_facets", "_name")
 
-    def __init__(self, items: Sequence, facets: set, name: str):
-        self._items, self._facets, self._name = items, facets, name
+class TrackedTuple(tuple):
+    """A tuple whose length is free (it is in the summary) and whose items are a facet."""
 
-    def _all(self):
-        self._facets.add(self._name + ":all")
-        return self._items
-
-    def __len__(self):
-        self._facets.add(self._name + ":count")
-        return len(self._items)
-
-    def __getitem__(self, index):
-        return self._all()[index]
+    def __new__(cls, items, name: str):
+        self = super().__new__(cls, items)
+        self._name = name
+        return self
 
     def __iter__(self):
-        return iter(self._all())
+        note(self._name)
+        return tuple.__iter__(self)
 
-    def __reversed__(self):
-        return reversed(self._all())
+    def __getitem__(self, index):
+        note(self._name)
+        return tuple.__getitem__(self, index)
 
     def __contains__(self, item):
-        return item in self._all()
+        note(self._name)
+        return tuple.__contains__(self, item)
+
+    def __reversed__(self):
+        note(self._name)
+        return reversed(tuple(tuple.__iter__(self)))
 
     def __eq__(self, other):
-        return self._all() == (other._all() if isinstance(other, TrackedSeq) else other)
+        note(self._name)
+        return tuple.__eq__(self, other)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __add__(self, other):
-        return tuple(self._all()) + tuple(other)
+    __hash__ = tuple.__hash__
 
     def __repr__(self):
-        return repr(self._all())
+        note(self._name)
+        return tuple.__repr__(self)
 
 
 class TrackedMapping(Mapping):
-    __slots__ = ("_table", "_facets", "_name")
+    __slots__ = ("_table", "_name")
 
-    def __init__(self, table: Mapping, facets: set, name: str):
-        self._table, self._facets, self._name = table, facets, name
+    def __init__(self, table: Mapping, name: str):
+        self._table, self._name = table, name
 
     def __getitem__(self, key):
-        self._facets.add(f"{self._name}:{key}")
+        note(f"{self._name}:{key}")
         return self._table[key]
 
     def __contains__(self, key):
-        self._facets.add(f"{self._name}:{key}")
+        note(f"{self._name}:{key}")
         return key in self._table
 
     def get(self, key, default=None):
-        self._facets.add(f"{self._name}:{key}")
+        note(f"{self._name}:{key}")
         return self._table.get(key, default)
 
     def __iter__(self):
-        self._facets.add(f"{self._name}:*")
+        note(f"{self._name}:*")
         return iter(self._table)
 
     def __len__(self):
-        self._facets.add(f"{self._name}:*")
+        note(f"{self._name}:*")
         return len(self._table)
 
 
 class TrackedListing:
-    """A TagListing: `tag` is free (the caller already depends on the tags), `papers` is tracked."""
+    """A TagListing: `tag` and the paper count are in the summary; its papers are a facet."""
 
-    __slots__ = ("_listing", "_facets", "_slug")
-
-    def __init__(self, listing, facets: set):
-        self._listing, self._facets, self._slug = listing, facets, listing.tag.slug
+    def __init__(self, listing):
+        self._listing = listing
+        self.tag = listing.tag
+        self.papers = TrackedTuple(listing.papers, f"tag:{listing.tag.slug}:all")
 
     def __getattr__(self, name: str):
         if name.startswith("_"):
             raise AttributeError(name)
-        value = getattr(self._listing, name)
-        if name == "tag":
-            return value
-        if name == "papers":
-            return TrackedSeq(value, self._facets, f"tag:{self._slug}")
-        self._facets.add(f"tag:{self._slug}:attr:{name}")
-        return value
+        note(f"tag:{self.tag.slug}:attr:{name}")
+        return getattr(self._listing, name)
 
     def __repr__(self):
-        self._facets.add(f"tag:{self._slug}:all")
+        note(f"tag:{self.tag.slug}:all")
         return repr(self._listing)
 
 
 class TrackedSite:
     """SiteData as templates see it during an incremental build (see the module docstring)."""
 
-    def __init__(self, site, facets: set):
+    def __init__(self, site):
         self._site = site
-        self._facets = facets
-        self._papers = TrackedSeq(site.papers, facets, "papers")
-        self._tags = tuple(TrackedListing(listing, facets) for listing in site.tags)
+        self.config = site.config
+        self.papers = TrackedTuple(site.papers, "papers:all")
+        self.tags = tuple(TrackedListing(listing) for listing in site.tags)
         self._fields = {f.name for f in fields(site)} if is_dataclass(site) else set()
 
     def __getattr__(self, name: str):
-        if name.startswith("__"):
+        if name.startswith("_"):
             raise AttributeError(name)
         site = self._site
-        if name == "papers":
-            return self._papers
-        if name == "tags":
-            self._facets.add("tags:meta")
-            return self._tags
-        if name == "config":
-            self._facets.add("config")
-            return site.config
         if name not in self._fields:
             method = getattr(type(site), name, None)
             if callable(method) and hasattr(method, "__get__"):
                 return method.__get__(self)  # runs against the proxy, so what it reads is tracked
-        self._facets.add(f"site:{name}")
+        note(f"site:{name}")
         return getattr(site, name)
 
     def __repr__(self):
-        self._facets.add("site:*")
+        note("site:*")
         return repr(self._site)
 
 
-def track(value, facets: set):
+def tracked(site) -> TrackedSite:
+    """The proxy of `site`, made once per site (forked workers inherit it)."""
+    global _tracked
+    if _tracked is None or _tracked[0] is not site:
+        _tracked = (site, TrackedSite(site))
+    return _tracked[1]
+
+
+def track(value):
     """What a template gets for one context value: listings are tracked, the rest is as is."""
     from .render import TagListing  # the data classes live with the renderer
 
-    return TrackedListing(value, facets) if isinstance(value, TagListing) else value
+    return TrackedListing(value) if isinstance(value, TagListing) else value
+
+
+class recording:
+    """`with recording(facets):` notes what the page rendered inside reads into `facets`."""
+
+    def __init__(self, facets: set | None):
+        self.facets = facets
+
+    def __enter__(self):
+        global _recording
+        self.previous, _recording = _recording, self.facets
+        return self.facets
+
+    def __exit__(self, *exc):
+        global _recording
+        _recording = self.previous
 
 
 class FacetValues:
@@ -210,12 +233,6 @@ class FacetValues:
     def compute(self, name: str):
         site = self.site
         head, _, rest = name.partition(":")
-        if name == "config":
-            return site.config
-        if name == "tags:meta":
-            return tuple(listing.tag for listing in site.tags)
-        if name == "papers:count":
-            return len(site.papers)
         if name == "papers:all":
             return site.papers
         if head == "tag":
@@ -223,8 +240,6 @@ class FacetValues:
             listing = self._listings.get(slug)
             if listing is None:
                 return ("no such tag", slug)
-            if what == "count":
-                return len(listing.papers)
             if what == "all":
                 return listing
             if what.startswith("attr:"):

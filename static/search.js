@@ -3,8 +3,8 @@
 // Nothing is loaded on a plain page view. The first focus of (or typing in) a search box loads
 // lunr.js, the index and the result store by inserting <script> elements (a fetch of JSON would
 // fail under file://); each data file assigns a global. The index arrives in papersite's compact
-// form and is expanded here into exactly the JSON that lunr.py's Index.serialize() wrote, then
-// handed to lunr.Index.load.
+// form, which decodes to exactly the JSON that lunr.py's Index.serialize() wrote (expandIndex);
+// the page hands it to lunr.Index.load with the costly parts decoded on first use (loadIndex).
 //
 // Text handling mirrors papersite/search.py function for function: `normaliseWords`,
 // `stemWord` (a port of lunr.py's Porter stemmer, which differs from lunr.js's), the compact
@@ -330,25 +330,6 @@
     return { docStarts: docStarts, docTerms: docTerms, docTfs: docTfs, lengths: lengths, average: sum / nDocs };
   }
 
-  // lunr's BM25 weights, in lunr.py's builder's order of operations, rounded as search.py's
-  // js_round3 expects; data.vectors[d] = [term, weight, term, weight, ...].
-  function fieldWeights(data, idf, k1, b, boost, f, fixes) {
-    var nDocs = data.lengths.length, vectors = new Array(nDocs), docTerms = data.docTerms, docTfs = data.docTfs;
-    for (var d = 0; d < nDocs; d++) {
-      var from = data.docStarts[d], to = data.docStarts[d + 1], elements = [];
-      var norm = data.average ? k1 * (1 - b + b * (data.lengths[d] / data.average)) : 0;
-      for (var i = from; i < to; i++) {
-        var t = docTerms[i], freq = docTfs[i];
-        var score = idf[t] * ((k1 + 1) * freq) / (norm + freq);
-        score *= boost;
-        var fixed = fixes ? fixes[f + ":" + d + ":" + t] : undefined;
-        elements.push(t, fixed === undefined ? Math.floor(score * 1000 + 0.5) / 1000 : fixed);
-      }
-      vectors[d] = elements;
-    }
-    data.vectors = vectors;
-  }
-
   function frontDecode(text) {
     var terms = [], previous = "";
     if (!text) return terms;
@@ -361,51 +342,67 @@
     return terms;
   }
 
-  // The compact form back into exactly the JSON Index.serialize() wrote (papersite/search.py:
-  // expand_index). Postings - one object per (term, field) keyed by every ref that has the
-  // term - are most of the work and most are never looked at, so they are built on first use
-  // (see Posting below); JSON.stringify still gives the full JSON.
-  // `extras`, if given, receives df (lunr's document frequency per term number) and documents.
-  function expandIndex(enc, extras) {
+  // The compact index, decoded as far as it is asked (papersite/search.py: encode_index and
+  // expand_index). Eager: terms, per-term counts, document frequencies and idf. Per field on
+  // first use: the postings (document numbers and term frequencies), then the documents'
+  // term lists. weights(f, d) is lunr's field vector for document d, field f: the BM25
+  // weights in the order of operations of lunr.py's builder, rounded as search.py's js_round3
+  // expects, except where `fix` says otherwise.
+  function decode(enc) {
     if (!enc || enc.v !== FORMAT) throw new Error("search index format " + (enc && enc.v) + " is not " + FORMAT);
     var fields = enc.fields, nFields = fields.length, refs = enc.refs, nDocs = refs.length, k1 = enc.k1, b = enc.b;
-    var terms = frontDecode(enc.terms), nTerms = terms.length;
-    var df = new Float64Array(nTerms), f, t, d, i;
-    var perField = [];
+    var terms = frontDecode(enc.terms), nTerms = terms.length, f, t, i;
+    var counts = [], starts = [], df = new Float64Array(nTerms);
     for (f = 0; f < nFields; f++) {
-      var counts = readVarints(enc.counts[f], nTerms), starts = new Int32Array(nTerms + 1), total = 0;
-      for (t = 0; t < nTerms; t++) { starts[t] = total; total += counts[t]; df[t] += counts[t]; }
-      starts[nTerms] = total;
-      var tfs = readVarints(enc.tf[f], total), docs = new Int32Array(total);
-      decodeGaps(enc.gaps[f], counts, nDocs, docs);
-      var data = transpose(starts, docs, tfs, nDocs);
-      data.starts = starts;
-      data.docs = docs;
-      perField.push(data);
+      var c = readVarints(enc.counts[f], nTerms), s = new Int32Array(nTerms + 1), total = 0;
+      for (t = 0; t < nTerms; t++) { s[t] = total; total += c[t]; df[t] += c[t]; }
+      s[nTerms] = total;
+      counts.push(c);
+      starts.push(s);
     }
     var idf = new Float64Array(nTerms);
     for (t = 0; t < nTerms; t++) idf[t] = Math.log(1 + Math.abs((nDocs - df[t] + 0.5) / (df[t] + 0.5)));
-    var fixes = Object.create(null);
+    var fixes = null;
     for (i = 0; i < enc.fix.length; i++) {
       var fx = enc.fix[i];
-      fixes[fx[0] + ":" + fx[1] + ":" + fx[2]] = fx[3];
+      (fixes = fixes || Object.create(null))[fx[0] + ":" + fx[1] + ":" + fx[2]] = fx[3];
     }
-    var fieldVectors = new Array(nDocs * nFields);
-    for (f = 0; f < nFields; f++) {
-      fieldWeights(perField[f], idf, k1, b, enc.boosts[f], f, enc.fix.length ? fixes : null);
-      for (d = 0; d < nDocs; d++) fieldVectors[d * nFields + f] = [fields[f] + "/" + refs[d], perField[f].vectors[d]];
+    var postings = new Array(nFields), byDoc = new Array(nFields);
+    function postingsOf(f) {
+      if (!postings[f]) {
+        var total = starts[f][nTerms], docs = new Int32Array(total);
+        decodeGaps(enc.gaps[f], counts[f], nDocs, docs);
+        postings[f] = { docs: docs, tfs: readVarints(enc.tf[f], total) };
+      }
+      return postings[f];
+    }
+    function byDocOf(f) {
+      if (!byDoc[f]) byDoc[f] = transpose(starts[f], postingsOf(f).docs, postingsOf(f).tfs, nDocs);
+      return byDoc[f];
+    }
+    function weights(f, d) {
+      var data = byDocOf(f), from = data.docStarts[d], to = data.docStarts[d + 1], boost = enc.boosts[f];
+      var docTerms = data.docTerms, docTfs = data.docTfs, elements = [];
+      var norm = data.average ? k1 * (1 - b + b * (data.lengths[d] / data.average)) : 0;
+      for (var i = from; i < to; i++) {
+        var t = docTerms[i], freq = docTfs[i];
+        var score = idf[t] * ((k1 + 1) * freq) / (norm + freq);
+        score *= boost;
+        var fixed = fixes ? fixes[f + ":" + d + ":" + t] : undefined;
+        elements.push(t, fixed === undefined ? Math.floor(score * 1000 + 0.5) / 1000 : fixed);
+      }
+      return elements;
     }
     // A posting builds each field's object the first time lunr asks for it, then keeps it as
     // an own property; toJSON gives the full plain object, as Index.serialize() wrote it.
     var noMetadata = {};
     function Posting(t) { this._index = t; }
     fields.forEach(function (name, f) {
-      var starts = perField[f].starts, docs = perField[f].docs;
       Object.defineProperty(Posting.prototype, name, {
         configurable: true,
         get: function () {
-          var value = {};
-          for (var i = starts[this._index], end = starts[this._index + 1]; i < end; i++) value[refs[docs[i]]] = noMetadata;
+          var value = {}, docs = postingsOf(f).docs, s = starts[f];
+          for (var i = s[this._index], end = s[this._index + 1]; i < end; i++) value[refs[docs[i]]] = noMetadata;
           Object.defineProperty(this, name, { value: value, enumerable: true, writable: true, configurable: true });
           return value;
         }
@@ -425,14 +422,56 @@
         break;
       }
     }
-    if (extras) { extras.df = df; extras.documents = nDocs; }
-    return { version: enc.version, fields: fields, fieldVectors: fieldVectors, invertedIndex: invertedIndex, pipeline: enc.pipeline };
+    return { enc: enc, fields: fields, refs: refs, df: df, invertedIndex: invertedIndex, weights: weights, warm: byDocOf };
   }
 
+  // The compact form back into exactly the JSON Index.serialize() wrote.
+  function expandIndex(enc) {
+    var data = decode(enc), fields = data.fields, refs = data.refs, fieldVectors = [];
+    for (var d = 0; d < refs.length; d++) {
+      for (var f = 0; f < fields.length; f++) fieldVectors.push([fields[f] + "/" + refs[d], data.weights(f, d)]);
+    }
+    return { version: enc.version, fields: fields, fieldVectors: fieldVectors, invertedIndex: data.invertedIndex, pipeline: enc.pipeline };
+  }
+
+  // A lunr.Index from lunr.Index.load, with field vectors made on first use: lunr looks them up
+  // by "field/ref" in index.fieldVectors, here a Proxy that computes and keeps each one (and
+  // lists them all, in serialize() order, to Object.keys and toJSON).
   function loadIndex(lunr, enc) {
     register(lunr);
-    var extras = {}, index = lunr.Index.load(expandIndex(enc, extras));
-    index.papersite = extras;
+    var data = decode(enc), fields = data.fields, refs = data.refs;
+    var index = lunr.Index.load({ version: enc.version, fields: fields, fieldVectors: [],
+                                  invertedIndex: data.invertedIndex, pipeline: enc.pipeline });
+    var fieldNumber = Object.create(null), refNumber = Object.create(null), made = Object.create(null), keys = null;
+    fields.forEach(function (name, f) { fieldNumber[name] = f; });
+    refs.forEach(function (ref, d) { refNumber[ref] = d; });
+    function locate(key) {  // "field/ref" -> [field number, doc number], or null
+      var slash = typeof key === "string" ? key.indexOf("/") : -1;
+      if (slash < 0) return null;
+      var f = fieldNumber[key.slice(0, slash)], d = refNumber[key.slice(slash + 1)];
+      return f === undefined || d === undefined ? null : [f, d];
+    }
+    function vector(key) {
+      if (key in made) return made[key];
+      var at = locate(key);
+      return at ? (made[key] = new lunr.Vector(data.weights(at[0], at[1]))) : undefined;
+    }
+    function allKeys() {
+      if (!keys) {
+        keys = [];
+        for (var d = 0; d < refs.length; d++) for (var f = 0; f < fields.length; f++) keys.push(fields[f] + "/" + refs[d]);
+      }
+      return keys.slice();
+    }
+    index.fieldVectors = new Proxy(made, {
+      get: function (target, key) { return vector(key); },
+      has: function (target, key) { return locate(key) !== null; },
+      ownKeys: allKeys,
+      getOwnPropertyDescriptor: function (target, key) {  // an accessor: Object.keys makes no vectors
+        return locate(key) ? { get: function () { return vector(key); }, enumerable: true, configurable: true } : undefined;
+      }
+    });
+    index.papersite = { df: data.df, documents: refs.length, warm: function () { fields.forEach(function (n, f) { data.warm(f); }); } };
     return index;
   }
 
@@ -601,29 +640,26 @@
     document.head.appendChild(script);
   }
 
+  // Loads lunr.js, the index and the store in parallel; the index is expanded as soon as lunr.js
+  // and the index are in, while the store may still be arriving.
   function whenReady(callback) {
     if (state === "ready" || state === "failed") { callback(); return; }
     waiting.push(callback);
     if (state !== "idle") return;
     state = "loading";
     api.timings.start = performance.now();
-    var pending = 3, failed = null;
-    function loaded(err) {
-      if (err) failed = err;
-      if (--pending) return;
-      api.timings.loaded = performance.now();
+    var have = { lunr: false, index: false, store: false }, failed = null, indexed = false;
+    function finish() {
+      if (state !== "loading") return;
+      if (!failed && !(indexed && have.store)) return;
       try {
         if (failed) throw failed;
-        if (!global.lunr || !global[INDEX_GLOBAL] || !global[STORE_GLOBAL]) throw new Error("search data missing");
-        register(global.lunr);
-        var extras = {}, serialized = expandIndex(global[INDEX_GLOBAL], extras);
-        api.timings.expanded = performance.now();
-        index = global.lunr.Index.load(serialized);
-        index.papersite = extras;
         store = global[STORE_GLOBAL];
-        global[INDEX_GLOBAL] = undefined;  // the compact form is no longer needed
+        if (!store) throw new Error("search data missing");
         api.query = function (text) { return runSearch(index, text); };
         state = "ready";
+        // Decode what the first query would otherwise decode, unless one comes first.
+        setTimeout(function () { index.papersite.warm(); api.timings.warm = performance.now(); }, 30);
       } catch (e) {
         state = "failed";
         api.error = String(e && e.message || e);
@@ -633,9 +669,27 @@
       waiting = [];
       callbacks.forEach(function (cb) { cb(); });
     }
-    loadScript(PATHS.lunr, loaded);
-    loadScript(PATHS.index, loaded);
-    loadScript(PATHS.store, loaded);
+    function buildIndex() {
+      if (indexed || failed || !have.lunr || !have.index) return;
+      try {
+        if (!global.lunr || !global[INDEX_GLOBAL]) throw new Error("search data missing");
+        api.timings.loaded = performance.now();
+        index = loadIndex(global.lunr, global[INDEX_GLOBAL]);
+        global[INDEX_GLOBAL] = undefined;
+        api.timings.indexed = performance.now();
+        indexed = true;
+      } catch (e) {
+        failed = e;
+      }
+    }
+    ["index", "lunr", "store"].forEach(function (name) {
+      loadScript(PATHS[name], function (err) {
+        have[name] = true;
+        if (err) failed = failed || err;
+        buildIndex();
+        finish();
+      });
+    });
   }
   api.whenReady = whenReady;
 

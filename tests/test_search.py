@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import math
 import random
 import re
 import shutil
@@ -51,7 +52,7 @@ EXTRA_PAPERS = {
 QUERIES = [
     "shapley", "Shapley", "SHAPLEY", "shap", "shapl", "shaply", "diffusion", "diffu", "reinforcement learning",
     "reinforcement learn", "robust", "robst", "robust~1", "title:shapley", "title:diffusion", "tags:interpretability",
-    "+diffusion -video", "+reinforcement +shapley", "-video diffusion", "Renyi", "rényi", "RÉNYI", "cafe", "café",
+    "+diffusion -video", "+reinforcement +shapley", "-video diffusion", "-video", "-video -diffusion", "Renyi", "rényi", "RÉNYI", "cafe", "café",
     "naive", "lukasz", "zoe", "array", "arrays", "delay", "display", "key", "keys", "relay", "learner's",
     "video generation", "the", "the video", "xyzzyqq", "shapley xyzzyqq", "title:", "nosuchfield:word", "shap*", "*ley",
     "diffusion^10 video", "O(sqrt K)", "k", "  ", "multi-agent",
@@ -253,15 +254,15 @@ def test_compact_encoding_round_trips_exactly(documents, compact, index):
         assert [(r["ref"], r["score"]) for r in got] == [(r["ref"], r["score"]) for r in expected], q
 
 
-def test_fixes_carry_weights_the_browser_would_round_differently(documents):
+def test_fixes_carry_weights_the_browser_would_round_differently(documents, monkeypatch):
     assert search.js_round3(1.0005) != round(1.0005, 3)  # why the list exists
+    # Make the browser's rounding wrong half the time and look at every weight: the fixes make
+    # the expansion exact all the same.
+    monkeypatch.setattr(search, "js_round3", lambda x: math.floor(x * 1000) / 1000)
+    monkeypatch.setattr(search, "NEAR_HALF", 1.0)
     built = search.build_index(documents)
-    field_ref = next(ref for ref, vector in built.field_vectors.items() if vector.elements)
-    vector = built.field_vectors[field_ref]
-    vector.elements[1] += 0.5  # a weight recomputation cannot reproduce
-    built.fixes.append((field_ref, vector.elements[0], vector.elements[1]))
     encoded = as_json(search.encode_index(built))
-    assert len(encoded["fix"]) == 1
+    assert len(encoded["fix"]) > 100
     assert search.expand_index(encoded) == as_json(built.serialize())
 
 
@@ -290,14 +291,10 @@ def test_encoding_round_trips_edge_cases():
     assert search.expand_index(as_json(search.encode_index(built))) == as_json(built.serialize())
 
 
-def test_varints_and_bits_round_trip():
+def test_varints_and_front_coding_round_trip():
     numbers = [0, 1, 31, 32, 1023, 1024, 10**6, 2**40]
-    out: list[str] = []
-    for n in numbers:
-        search.write_varint(n, out)
-    assert search.read_varints("".join(out)) == numbers
-    bits = "1011001110001"
-    assert search.unpack_bits(search.pack_bits(bits)).startswith(bits)
+    assert search.read_varints(search.varints(numbers)) == numbers
+    assert search.read_varints(search.varints([5000, 3])) == [5000, 3]
     terms = ["", "a", "ab", "abc", "abd", "b", "bb" * 40, "bb" * 40 + "c"]
     assert search.front_decode(search.front_code(terms)) == terms
 
