@@ -226,7 +226,7 @@ def show(results: list[dict]) -> None:
     for r in results:
         n = r["n"]
         rows += [
-            (f"papers (pages)", f"{n} ({r['pages']} HTML pages)", ""),
+            ("papers (pages)", f"{n} ({r['pages']} HTML pages)", ""),
             ("import seconds", f"{r['import_seconds']:.2f}", "python build.py import, once"),
             ("cold build seconds", f"{r['cold']:.2f}", f"process wall; the build itself {r['cold_build_seconds']:.2f}"),
             ("no-change rebuild seconds", f"{r['nochange']:.2f}", f"process wall; the build itself {r['nochange_build_seconds']:.2f} (target < 1)"),

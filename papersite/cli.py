@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from .errors import Problem, Report, SiteError
+from .errors import Report, SiteError
 from .pipeline import BuildOptions, build
 from .progress import Progress
 

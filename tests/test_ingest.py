@@ -8,7 +8,7 @@ import shutil
 import pytest
 import yaml
 
-from conftest import REPO, build_args, make_project
+from conftest import REPO, build_args
 from papersite.content import split_front_matter
 from papersite.errors import Report
 from papersite.ingest import clean_abstract, find_code_links, parse_text
