@@ -905,6 +905,10 @@
       appendHighlighted(a, d[0], terms);
       h.appendChild(a);
       li.appendChild(h);
+      // The reading list's Save toggle (static/reading-list.js), beside the link, never inside it.
+      if (window.papersiteReadingList) {
+        li.appendChild(window.papersiteReadingList.toggleButton(ref, d[0], d[1], { summary: d[3] }));
+      }
       var p = el("p", "paper-card-summary result-snippet");
       appendHighlighted(p, d[3], terms);
       li.appendChild(p);

@@ -132,6 +132,21 @@ def test_toggle_api_for_search_results(site, page):
     clean(page)
 
 
+def test_save_from_the_search_results_page(site, page):
+    page.goto(url_of(site, "search.html") + "?q=shapley")
+    card = page.locator("#search-page-results > li.paper-card").first
+    card.locator(".paper-card-title a").wait_for()
+    toggle = card.locator("button.save-toggle")
+    assert toggle.get_attribute("aria-pressed") == "false"
+    toggle.click()
+    assert toggle.get_attribute("aria-pressed") == "true"
+    page.goto(url_of(site, "reading-list.html"))
+    items = page.locator("#reading-list-items > li")
+    assert items.count() == 1
+    assert items.nth(0).locator(".paper-card-title a").get_attribute("href") == f"papers/{FIRST}.html"
+    clean(page)
+
+
 def test_titles_are_text_never_markup(site, page):
     page.goto(url_of(site, "reading-list.html"))
     page.evaluate("""() => window.papersiteReadingList.add({
