@@ -4,6 +4,7 @@ properties that must hold for any text at all."""
 
 from __future__ import annotations
 
+import gzip
 import json
 import re
 from pathlib import Path
@@ -27,7 +28,7 @@ from papersite.titles import (
 ROOT = Path(__file__).resolve().parent.parent
 SEED_FILE = ROOT / "content" / "sources" / "neurips2025-abstracts.txt"
 # The larger corpus lives beside the repository, not in it; tests over it skip without it.
-CORPUS_FILE = ROOT.parent / "shared" / "data" / "ml-abstracts.jsonl"
+CORPUS_FILE = ROOT / "bench" / "data" / "ml-abstracts.jsonl.gz"
 SLUG_RE = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 
 
@@ -294,9 +295,9 @@ def test_unique_slug_is_never_taken(base, taken):
 
 # --- the larger corpus, when it is there --------------------------------------------------
 
-@pytest.mark.skipif(not CORPUS_FILE.exists(), reason="shared corpus not beside the repository")
 def test_corpus_titles_keep_their_promises():
-    lines = CORPUS_FILE.read_text(encoding="utf-8").splitlines()
+    with gzip.open(CORPUS_FILE, "rt", encoding="utf-8") as corpus:
+        lines = corpus.read().splitlines()
     for line in lines[::12]:
         abstract = json.loads(line)["abstract"]
         assert_reads_as_title(derive_title(abstract))
