@@ -18,7 +18,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 from . import urls
-from .latex import find_math_spans, flatten_markdown
+from .latex import flatten_markdown, hide_math_spans
 from .model import Paper, SiteConfig
 
 TEXT_ESCAPES = {
@@ -82,16 +82,8 @@ def escape_math(span: str) -> str | None:
 
 def markdown_to_latex(markdown: str, protect_case: bool = False) -> str:
     """Markdown (with $math$) as one line of LaTeX text for a BibTeX field."""
-    maths: list[str] = []
-    pieces: list[str] = []
-    pos = 0
-    for start, end in find_math_spans(markdown):
-        pieces.append(markdown[pos:start])
-        pieces.append(f"{_MATH_OPEN}{len(maths)}{_MATH_CLOSE}")
-        maths.append(markdown[start:end])
-        pos = end
-    pieces.append(markdown[pos:])
-    flat = flatten_markdown("".join(pieces))
+    hidden, maths = hide_math_spans(markdown, _MATH_OPEN, _MATH_CLOSE)
+    flat = flatten_markdown(hidden)
     text = escape_text(flat)
     if protect_case:
         text = protect_capitals(text)

@@ -1177,18 +1177,24 @@ def flatten_markdown(markdown: str) -> str:
     return " ".join(text.split())
 
 
-def _hide_math(text: str) -> tuple[str, list[str]]:
-    """Swap math spans for placeholders so emphasis can span them: `*the $x$ norm*`."""
+def hide_math_spans(text: str, opener: str, closer: str) -> tuple[str, list[str]]:
+    """Swap each math span for `opener + index + closer`; return the text and the spans, in order."""
     out: list[str] = []
-    maths: list[str] = []
+    spans: list[str] = []
     pos = 0
     for start, end in find_math_spans(text):
         out.append(text[pos:start])
-        out.append(f"\ue000{len(maths)}\ue001")
-        maths.append(math_to_text(_math_body(text[start:end])))
+        out.append(f"{opener}{len(spans)}{closer}")
+        spans.append(text[start:end])
         pos = end
     out.append(text[pos:])
-    return "".join(out), maths
+    return "".join(out), spans
+
+
+def _hide_math(text: str) -> tuple[str, list[str]]:
+    """Swap math spans for placeholders so emphasis can span them: `*the $x$ norm*`."""
+    hidden, spans = hide_math_spans(text, "\ue000", "\ue001")
+    return hidden, [math_to_text(_math_body(span)) for span in spans]
 
 
 def _flatten_inline(text: str, depth: int) -> str:

@@ -61,13 +61,18 @@ def remove_stale_temps(out: Path) -> None:
         shutil.rmtree(path, ignore_errors=True)
 
 
+def make_parent(target: Path, made: set[Path]) -> None:
+    """mkdir each directory once: thousands of pages share a handful of directories."""
+    if target.parent not in made:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        made.add(target.parent)
+
+
 def write_tree(root: Path, files: dict[str, str | bytes]) -> None:
     made: set[Path] = set()
     for rel in sorted(files):
         target = root / rel
-        if target.parent not in made:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            made.add(target.parent)
+        make_parent(target, made)
         data = files[rel]
         target.write_bytes(data.encode("utf-8") if isinstance(data, str) else data)
 
@@ -80,9 +85,7 @@ def link_tree(root: Path, sources: dict[str, Path]) -> None:
     made: set[Path] = set()
     for rel in sorted(sources):
         target = root / rel
-        if target.parent not in made:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            made.add(target.parent)
+        make_parent(target, made)
         try:
             os.link(sources[rel], target)
         except OSError:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from contextvars import ContextVar
 from dataclasses import dataclass
-from functools import partial
+from functools import cached_property, partial
 from pathlib import Path
 
 import jinja2
@@ -38,8 +38,13 @@ class SiteData:
     tags: tuple[TagListing, ...]          # taxonomy order, every tag (empty ones too)
     topic_map: TopicMap | None = None     # laid out once per build (topicmap.py); None draws no map
 
+    @cached_property
+    def tags_by_slug(self) -> dict[str, Tag]:
+        return {listing.tag.slug: listing.tag for listing in self.tags}
+
     def tag(self, slug: str) -> Tag:
-        return next(t.tag for t in self.tags if t.tag.slug == slug)
+        """Called for every tag chip of every listing: a dict, not a scan of the taxonomy."""
+        return self.tags_by_slug[slug]
 
 
 @dataclass(frozen=True)
