@@ -18,6 +18,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 from . import urls
+from .cache import memoize
 from .latex import flatten_markdown, hide_math_spans
 from .model import Paper, SiteConfig
 
@@ -28,6 +29,7 @@ TEXT_ESCAPES = {
 }
 _TEXT_SPECIAL = re.compile(r"[\\{}&%$#_~^]")
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_BRACE = re.compile(r"[{}]")
 # Placeholders for math while the Markdown is flattened (private-use code points).
 _MATH_OPEN, _MATH_CLOSE = "\ue020", "\ue021"
 _PLACEHOLDER = re.compile(f"{_MATH_OPEN}(\\d+){_MATH_CLOSE}")
@@ -48,7 +50,7 @@ def escape_text(text: str) -> str:
 def balanced(text: str) -> bool:
     """Braces as BibTeX counts them: every `{` and `}`, backslash or not."""
     depth = 0
-    for char in text:
+    for char in _BRACE.findall(text):  # a few braces, not every character, go through the loop
         if char == "{":
             depth += 1
         elif char == "}":
@@ -148,7 +150,10 @@ def safe_url(url: str) -> str:
     return url.replace("{", "%7B").replace("}", "%7D").replace(" ", "%20")
 
 
-def bibtex_entry(paper: Paper, key: str, config: SiteConfig, tag_names: dict[str, str]) -> str:
+# Kept between builds: papers.bib is remade whenever any paper changes, its entries need not be.
+@memoize("bibtex.bibtex_entry")
+def bibtex_entry(paper: Paper, key: str, config: SiteConfig, keywords: tuple[str, ...]) -> str:
+    """`keywords`: the names of the paper's tags."""
     fields = {
         "title": markdown_to_latex(paper.title, protect_case=True),
         "author": author_list(paper.authors),
@@ -156,15 +161,17 @@ def bibtex_entry(paper: Paper, key: str, config: SiteConfig, tag_names: dict[str
         "year": str(paper.year),
         "url": safe_url(urls.absolute_url(config.base_url, urls.paper_path(paper.slug))) if config.base_url else "",
         "abstract": markdown_to_latex(paper.body),
-        "keywords": escape_text(", ".join(tag_names.get(t, t) for t in paper.tags)),
+        "keywords": escape_text(", ".join(keywords)),
     }
     lines = [f"  {name:<9} = {{{fields[name]}}}" for name in FIELD_ORDER if fields[name]]
     return f"@inproceedings{{{key},\n" + ",\n".join(lines) + "\n}\n"
 
 
-def bibtex_file(papers: Sequence[Paper], config: SiteConfig, tag_names: dict[str, str]) -> str:
+def bibtex_file(papers: Sequence[Paper], config: SiteConfig, tag_names: dict[str, str]) -> bytes:
+    """UTF-8, joined as bytes: a str of every abstract would take 4 bytes a character."""
     keys = bibtex_keys(papers)
     # BibTeX reads an entry wherever it meets "@", comments included: the title goes in without it.
     title = " ".join(config.title.replace("@", " ").split())
     head = f"% {len(papers)} papers from {title}, one entry each, UTF-8.\n"
-    return head + "".join("\n" + bibtex_entry(p, keys[p.slug], config, tag_names) for p in papers)
+    entries = (bibtex_entry(p, keys[p.slug], config, tuple(tag_names.get(t, t) for t in p.tags)) for p in papers)
+    return b"\n".join([head.encode(), *(entry.encode("utf-8") for entry in entries)])

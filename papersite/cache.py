@@ -1,19 +1,24 @@
 """The build cache: what one build keeps for the next, so an edit rebuilds only what it changes.
 
-One file per output directory, in `.papersite-cache/` beside the output (or `--cache-dir`).
-It holds plain results keyed by fingerprints of their inputs:
+One cache per output directory, in `.papersite-cache/` beside the output (or `--cache-dir`):
+a main file, a `.delta` file of what changed since the main file was written (so an edit
+does not rewrite tens of megabytes), and a small `.state` file read alone by a build with
+nothing to do. It holds plain results keyed by fingerprints of their inputs:
 
 - `papers`: source file -> validated Paper, keyed by the file's bytes, its path and the taxonomy;
 - `texts`: a paper's title and body -> rendered HTML, plain text and math warnings;
-- `memo`: pure global stages (related papers, the map projection) keyed by their arguments;
-- `pages`, `stages`, `manifest`: what each output file was made from and what it is on disk
+- `memo`: pure functions' results keyed by their arguments (related papers, the map projection,
+  BibTeX entries), and what a stage keeps to start from next time (the last ranking of related
+  papers, the search pipeline's token table, each page's noindex verdict);
+- `pages`, `manifest`: what each output file was made from and what it is on disk
   (see incremental.py), so an unchanged page is linked from the previous output, not re-rendered.
 
 Never trusted blindly: the file starts with a format version and a checksum of the rest, and
 carries the code version (every papersite module, the versions of the libraries that shape
 the output, the Python version). A file that fails any check, or does not unpickle, is
-ignored whole and the build runs cold; `--clean` ignores it without reading it. Writes go to
-a temporary file renamed into place, so a killed build leaves the old cache or the new one.
+ignored whole and the build runs cold, as is a delta written for another main file; `--clean`
+ignores the cache without reading it. Writes go to a temporary file renamed into place, so a
+killed build leaves the old file or the new one.
 """
 
 from __future__ import annotations
@@ -31,16 +36,19 @@ from functools import wraps
 from importlib import metadata
 from pathlib import Path
 
-FORMAT = 1
+FORMAT = 2
 MAGIC = b"papersite-cache\n"
 DIGEST_SIZE = 16
 CACHE_DIR_NAME = ".papersite-cache"
 # Libraries whose output ends up in the pages: a new version may change a byte anywhere.
 LIBRARIES = ("Jinja2", "MarkupSafe", "Markdown", "PyYAML", "lunr", "latex2mathml", "numpy", "scipy")
 PACKAGE_DIR = Path(__file__).resolve().parent
-SECTIONS = ("papers", "texts", "memo", "pages", "stages", "manifest")
+SECTIONS = ("papers", "texts", "memo", "pages", "manifest")
 # Kept in a small second file, `<cache>.state`, read alone when nothing changed (see pipeline.py).
 STATE_SECTIONS = ("manifest",)
+# A build writes the main file anew when more entries than this share of it changed since it was
+# written, and otherwise only those changes, in `<cache>.delta`.
+DELTA_SHARE = 0.1
 MISSING = object()
 
 
@@ -169,8 +177,13 @@ class BuildCache:
         data = data or {}
         self.old = {name: data.get(name, {}) for name in SECTIONS}
         self.new: dict[str, dict] = {name: {} for name in SECTIONS}
+        self.base: dict | None = None     # the main file's sections, as read (before the delta)
+        self.base_seal = b""
+        self.saved: tuple | None = None   # identity of the state file this cache last wrote
         self.hits = {name: 0 for name in SECTIONS}
         self.misses = {name: 0 for name in SECTIONS}
+        # In a forked worker: (entries it made, keys it read), sent back to the build (parallel.Background).
+        self.journal: tuple[dict, set] | None = None
 
     @property
     def loaded(self) -> bool:
@@ -184,10 +197,22 @@ class BuildCache:
             return default
         self.hits[section] += 1
         self.new[section][key] = value
+        if self.journal is not None:
+            self.journal[1].add((section, key))   # the build has the value already: the key will do
         return value
 
     def put(self, section: str, key, value) -> None:
         self.new[section][key] = value
+        if self.journal is not None:
+            self.journal[0][section, key] = value
+
+    def replay(self, journal: tuple[dict, set]) -> None:
+        """Keep what a worker's journal says it made or read."""
+        made, read = journal
+        for section, key in read:
+            self.new[section][key] = self.old[section][key]
+        for (section, key), value in made.items():
+            self.new[section][key] = value
 
     def previous(self, section: str) -> dict:
         return self.old[section]
@@ -201,18 +226,46 @@ class BuildCache:
         if data is None or state is None:
             # Half a cache is no cache: the sections refer to each other.
             return cls(path, code, problem=problem or state_problem)
-        data.update({name: state.get(name, {}) for name in STATE_SECTIONS})
-        return cls(path, code, data)
+        base = {name: data.get(name, {}) for name in SECTIONS if name not in STATE_SECTIONS}
+        merged, delta_problem = apply_delta(base, data["seal"], delta_path(path), code)
+        if merged is None:
+            return cls(path, code, problem=delta_problem)
+        merged.update({name: state.get(name, {}) for name in STATE_SECTIONS})
+        cache = cls(path, code, merged)
+        cache.base, cache.base_seal = base, data["seal"]
+        return cache
 
     def save(self, **state) -> None:
-        """Keep exactly what this build used or made (so the file never grows with old entries);
-        `state` (the input digest, the warnings) goes into the small state file with the manifest."""
+        """Keep exactly what this build used or made (so the cache never grows with old entries);
+        `state` (the input digest, the warnings) goes into the small state file with the manifest.
+
+        The main file (tens of megabytes) is rewritten only when much changed since it was
+        written; otherwise what changed since then goes into a small delta file beside it."""
         if self.path is None:
             return
         main = {name: self.new[name] for name in SECTIONS if name not in STATE_SECTIONS}
-        if self.problem or main != {name: self.old[name] for name in main} or not self.path.is_file():
-            write_sealed(self.path, self.code, main)  # tens of megabytes: only when something changed
+        base = self.base if not self.problem and self.path.is_file() else None
+        delta = changes_since(base, main) if base is not None else None
+        if delta is None or delta_size(delta) > DELTA_SHARE * sum(map(len, base.values())):
+            seal = write_sealed(self.path, self.code, main)
+            delta_path(self.path).unlink(missing_ok=True)
+            self.base, self.base_seal = (main, seal) if seal else (None, b"")
+        elif delta_size(delta) or delta_path(self.path).is_file():
+            write_sealed(delta_path(self.path), self.code, {"base": self.base_seal, **delta})
         write_sealed(state_path(self.path), self.code, {**state, **{name: self.new[name] for name in STATE_SECTIONS}})
+        self.saved = file_identity(state_path(self.path))
+
+    @classmethod
+    def reopen(cls, saved: "BuildCache", path: Path | None, code: bytes) -> "BuildCache | None":
+        """What `open` would read back from the files `saved` wrote, without reading them (the dev
+        server's next build); None if they may have changed since (another build, a deletion)."""
+        if saved.path != path or saved.code != code or saved.base is None or saved.saved is None:
+            return None
+        if path is None or file_identity(state_path(path)) != saved.saved:
+            return None
+        cache = cls(path, code, {name: dict(saved.new[name]) for name in SECTIONS})
+        cache.base, cache.base_seal = saved.base, saved.base_seal
+        return cache
 
     @contextmanager
     def active(self):
@@ -224,6 +277,48 @@ class BuildCache:
         finally:
             _active.reset(token)
             _fingerprinter.reset(fp_token)
+
+
+def file_identity(path: Path) -> tuple | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_ino, st.st_size, st.st_mtime_ns)
+
+
+def delta_path(path: Path) -> Path:
+    return path.with_name(path.name + ".delta")
+
+
+def changes_since(base: dict, sections: dict) -> dict:
+    """{"changed": {section: {key: value}}, "removed": {section: [key]}} from `base` to `sections`.
+    Values are compared by identity: an entry carried over from the main file is that object."""
+    changed = {name: {k: v for k, v in entries.items() if base[name].get(k, MISSING) is not v}
+               for name, entries in sections.items()}
+    removed = {name: [k for k in base[name] if k not in entries] for name, entries in sections.items()}
+    return {"changed": changed, "removed": removed}
+
+
+def delta_size(delta: dict) -> int:
+    return sum(map(len, delta["changed"].values())) + sum(map(len, delta["removed"].values()))
+
+
+def apply_delta(base: dict, seal: bytes, path: Path, code: bytes) -> tuple[dict | None, str | None]:
+    """The main file's sections with the delta file at `path` (if any) applied."""
+    delta, problem = read_sealed(path, code)
+    if problem:
+        return None, f"delta: {problem}"
+    sections = {name: dict(entries) for name, entries in base.items()}
+    if delta is None:
+        return sections, None
+    if delta.get("base") != seal or set(delta.get("changed", ())) != set(base) or set(delta.get("removed", ())) != set(base):
+        return None, "delta: written for another main cache file"
+    for name, entries in sections.items():
+        for key in delta["removed"][name]:
+            entries.pop(key, None)
+        entries.update(delta["changed"][name])
+    return sections, None
 
 
 def state_path(path: Path) -> Path:
@@ -241,18 +336,21 @@ def read_sealed(path: Path, code: bytes) -> tuple[dict | None, str | None]:
     return decode(blob, code)
 
 
-def write_sealed(path: Path, code: bytes, data: dict) -> None:
+def write_sealed(path: Path, code: bytes, data: dict) -> bytes | None:
+    """Write `data`; its seal (the checksum naming the file), or None if it could not be written."""
     payload = pickle.dumps({"code": code, **data}, protocol=5)
-    header = MAGIC + FORMAT.to_bytes(4, "big") + digest(payload)
+    seal = digest(payload)
     tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         with open(tmp, "wb") as f:
-            f.write(header)
+            f.write(MAGIC + FORMAT.to_bytes(4, "big") + seal)
             f.write(payload)
         os.replace(tmp, path)
     except OSError:
         tmp.unlink(missing_ok=True)  # a cache that cannot be written costs speed, never the build
+        return None
+    return seal
 
 
 def decode(blob: bytes, code: bytes) -> tuple[dict | None, str | None]:
@@ -278,6 +376,7 @@ def decode(blob: bytes, code: bytes) -> tuple[dict | None, str | None]:
         return None, "written by another version of papersite or its libraries"
     if not all(isinstance(data.get(name, {}), dict) for name in SECTIONS + STATE_SECTIONS):
         return None, "malformed"
+    data["seal"] = blob[len(MAGIC) + 4:head]   # names this file: a delta file says which main file it extends
     return data, None
 
 
@@ -311,7 +410,10 @@ def memoize(name: str):
             if cache is None:
                 return func(*args, **kwargs)
             try:
-                key = fingerprint((name, args, tuple(sorted(kwargs.items()))))
+                # Argument by argument, so a dataclass already fingerprinted in this build (a
+                # paper, the site config) costs a lookup, not another pickle.
+                fp = _fingerprinter.get() or Fingerprinter()
+                key = digest(b"".join([fp(name), *map(fp, args), fp(tuple(sorted(kwargs.items())))]))
             except Unfingerprintable:
                 return func(*args, **kwargs)
             value = cache.get("memo", key, MISSING)

@@ -34,7 +34,8 @@ def bibtex_key(site, item: PaperPage) -> str:
 
 
 def bibtex(site, item: PaperPage) -> str:
-    return bibtex_entry(item.paper, bibtex_key(site, item), site.config, tag_names(site))
+    names = tag_names(site)
+    return bibtex_entry(item.paper, bibtex_key(site, item), site.config, tuple(names.get(t, t) for t in item.paper.tags))
 
 
 def highwire(site, item: PaperPage, canonical: str | None) -> list[tuple[str, str]]:

@@ -6,7 +6,7 @@ Pure over its inputs: the same papers give the same PaperPages.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from . import parallel
 from .cache import BuildCache, digest
@@ -54,11 +54,16 @@ class RenderedText:
 
 
 def enrich_papers(papers: list[Paper], report: Report, cache: BuildCache | None = None, jobs: int = 1) -> list[PaperPage]:
-    """`cache` keeps each paper's rendered text for the next build; `jobs` workers render the rest."""
+    """`read_papers`, then `relate_papers`."""
+    return relate_papers(read_papers(papers, report, cache, jobs))
+
+
+def read_papers(papers: list[Paper], report: Report, cache: BuildCache | None = None, jobs: int = 1) -> list[PaperPage]:
+    """Every paper's page data but its related papers (left empty): all that search and the
+    exports read. `cache` keeps each paper's rendered text for the next build; `jobs` workers
+    render the rest."""
     with timed("markdown and math"):
         rendered = render_texts(papers, report, cache, jobs)
-    with timed("related papers"):
-        related = related_papers([f"{r.title_text}. {r.text}" for r in rendered])
     pages = []
     for i, (paper, text) in enumerate(zip(papers, rendered)):
         words = len(text.text.split())
@@ -73,12 +78,21 @@ def enrich_papers(papers: list[Paper], report: Report, cache: BuildCache | None 
             reading_minutes=max(1, math.ceil(words / WORDS_PER_MINUTE)),
             prev_slug=papers[i - 1].slug if i > 0 else None,
             next_slug=papers[i + 1].slug if i + 1 < len(papers) else None,
-            related=tuple(
-                RelatedLink(papers[r.index].slug, rendered[r.index].title_html, r.shared_terms)
-                for r in related[i]
-            ),
+            related=(),
         ))
     return pages
+
+
+def relate_papers(pages: list[PaperPage]) -> list[PaperPage]:
+    """The pages with their related papers."""
+    with timed("related papers"):
+        related = related_papers([f"{p.title_text}. {p.text}" for p in pages])
+    return [
+        replace(page, related=tuple(
+            RelatedLink(pages[r.index].paper.slug, pages[r.index].title_html, r.shared_terms) for r in found
+        ))
+        for page, found in zip(pages, related)
+    ]
 
 
 def render_texts(papers: list[Paper], report: Report, cache: BuildCache | None, jobs: int) -> list[RenderedText]:
@@ -120,16 +134,6 @@ def convert_text(paper: Paper) -> tuple[RenderedText, tuple[str, ...], tuple[str
     abstract_html, warnings = _renderer.render(paper.body)
     text = RenderedText(title_html, flatten_markdown(paper.title), abstract_html, flatten_markdown(paper.body))
     return text, tuple(title_warnings), tuple(warnings)
-
-
-def render_paper_text(renderer: MarkdownRenderer, paper: Paper, report: Report) -> RenderedText:
-    title_html, title_warnings = renderer.render_inline(paper.title)
-    for message in title_warnings:
-        report.warn(paper.path, None, f"title: {message}")
-    abstract_html, warnings = renderer.render(paper.body)
-    for message in warnings:
-        report.warn(paper.path, locate_in_body(paper, message), message)
-    return RenderedText(title_html, flatten_markdown(paper.title), abstract_html, flatten_markdown(paper.body))
 
 
 def locate_in_body(paper: Paper, message: str) -> int:

@@ -5,8 +5,9 @@ A file is reused only when both hold:
 1. **Its inputs are unchanged.** A page's key is the fingerprint of the code, the templates,
    the config, the template name, the page and every value passed to the template; plus
    the fingerprints of the site facets the page read while it was last rendered (see
-   tracking.py). A stage's files (search index, sitemap, exports) are keyed by the
-   fingerprint of the whole site and of every page's bytes.
+   tracking.py). The search index and the exports are made anew by every build that is not
+   skipped whole (in a worker, beside the pages: see pipeline.py); only a changed file is
+   written, an identical one is linked.
 2. **The file on disk is the one that build wrote.** The manifest records each output
    file's content digest, inode, size and modification time; a file that was edited,
    replaced or deleted since does not match and is made again.
@@ -18,15 +19,13 @@ kept and the output holds nothing else, nothing is written at all.
 
 from __future__ import annotations
 
-import hashlib
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import urls
-from .cache import DIGEST_SIZE, BuildCache, Unfingerprintable, digest, walk_files
-from .parallel import Background
+from .cache import BuildCache, Unfingerprintable, digest, walk_files
 from .tracking import FacetValues
 
 
@@ -71,7 +70,6 @@ class Session:
     def __post_init__(self) -> None:
         self.facets = FacetValues(self.site, self.fingerprint)
         self.old_pages = self.cache.previous("pages")
-        self.old_stages = self.cache.previous("stages")
         self.manifest = self.cache.previous("manifest")
         self._checked: dict[str, bool] = {}
 
@@ -117,31 +115,6 @@ class Session:
     def keep_page_record(self, job: PageJob) -> None:
         self.cache.put("pages", job.path, self.old_pages[job.path])
 
-    # --- stages (search index, publish files) ------------------------------------------
-
-    def stage_start(self, name: str, key: bytes, produce, jobs: int) -> "StageRun":
-        """Like `stage`, with the work (if any) started in a forked worker; `StageRun.files()` waits."""
-        record = self.old_stages.get(name)
-        if record is not None and record[0] == key:
-            kept = {path: self.on_disk(path) for path, _ in record[1]}
-            if all(kept[path] is not None and kept[path].digest == made for path, made in record[1]):
-                self.cache.put("stages", name, record)
-                return StageRun(self, name, key, kept=kept)
-        return StageRun(self, name, key, worker=Background(produce, jobs))
-
-    def stage(self, name: str, key: bytes, produce) -> dict:
-        """The files of a global stage: kept when its key and every file on disk match."""
-        record = self.old_stages.get(name)
-        if record is not None and record[0] == key:
-            kept = {path: self.on_disk(path) for path, _ in record[1]}
-            if all(kept[path] is not None and kept[path].digest == made for path, made in record[1]):
-                self.cache.put("stages", name, record)
-                return kept
-        files = produce()
-        self.digests.of(files)
-        self.cache.put("stages", name, (key, tuple((path, self.digests[path]) for path in sorted(files))))
-        return files
-
     # --- the previous output -------------------------------------------------------------
 
     def on_disk(self, path: str) -> Reused | None:
@@ -160,23 +133,6 @@ class Session:
         return Reused(entry[0]) if ok else None
 
 
-class StageRun:
-    def __init__(self, session: Session, name: str, key: bytes, kept: dict | None = None, worker: Background | None = None):
-        self.session, self.name, self.key, self.kept, self.worker = session, name, key, kept, worker
-
-    def files(self) -> dict:
-        if self.kept is not None:
-            return self.kept
-        files = self.worker.result()
-        self.session.digests.of(files)
-        self.session.cache.put("stages", self.name, (self.key, tuple((p, self.session.digests[p]) for p in sorted(files))))
-        return files
-
-    def cancel(self) -> None:
-        if self.worker is not None:
-            self.worker.cancel()
-
-
 def content_digest(value) -> bytes:
     if isinstance(value, Reused):
         return value.digest
@@ -191,33 +147,6 @@ class Digests(dict):
             if path not in self:
                 self[path] = content_digest(value)
         return self
-
-
-def files_key(files: Mapping, digests: Digests) -> bytes:
-    """One fingerprint for a set of output files and their bytes."""
-    digests.of(files)
-    h = hashlib.blake2b(digest_size=DIGEST_SIZE)
-    for path in sorted(files):
-        h.update(path.encode() + b"\0" + digests[path])
-    return h.digest()
-
-
-class OutputFiles(Mapping):
-    """The files of this build for code that reads them all (the sitemap reads every page):
-    kept files are read back from the previous output, as bytes."""
-
-    def __init__(self, files: Mapping, out: Path):
-        self.files, self.out = files, out
-
-    def __getitem__(self, path):
-        value = self.files[path]
-        return (self.out / path).read_bytes() if isinstance(value, Reused) else value
-
-    def __iter__(self):
-        return iter(self.files)
-
-    def __len__(self):
-        return len(self.files)
 
 
 def split_for_writing(files: Mapping, out: Path) -> tuple[dict, dict[str, Path]]:
@@ -274,3 +203,19 @@ def record_manifest(cache: BuildCache, out: Path, files: Mapping, digests: Diges
         except OSError:
             continue
         cache.put("manifest", path, (digests[path], st.st_ino, st.st_size, st.st_mtime_ns))
+
+
+def judge_pages(session: Session, files: Mapping, judge: Callable[[str | bytes], bool], name: str) -> dict[str, bool]:
+    """{HTML page: judge(its HTML)}. Verdicts are kept in the cache by content digest, so a page
+    kept from the previous build is read back from disk only if its verdict is unknown."""
+    verdicts = {}
+    for path, value in files.items():
+        if not path.endswith(".html"):
+            continue
+        key = name.encode() + b"\0" + session.digests.of({path: value})[path]
+        verdict = session.cache.get("memo", key)
+        if verdict is None:
+            verdict = judge((session.out / path).read_bytes() if isinstance(value, Reused) else value)
+            session.cache.put("memo", key, verdict)
+        verdicts[path] = verdict
+    return verdicts

@@ -5,23 +5,26 @@
   var script = document.currentScript;
   var seen = script && script.getAttribute("data-build-id");
   var url = script ? script.src.replace(/livereload\.js(\?.*)?$/, "build-id") : "/__papersite/build-id";
-  var delay = 400;
+  var retry = 400;
+  if (!seen) return;
 
+  // The server holds each request until a build other than `seen` is served (or ~20 s pass),
+  // so the page reloads the moment the rebuild is in place.
   function poll() {
-    fetch(url, { cache: "no-store" }).then(function (response) {
-      return response.ok ? response.text() : null;
+    fetch(url + "?since=" + encodeURIComponent(seen), { cache: "no-store" }).then(function (response) {
+      return response.ok ? response.text() : Promise.reject(new Error(String(response.status)));
     }).then(function (id) {
-      if (id && seen && id.trim() !== seen) {
+      if (id.trim() !== seen) {
         location.reload();
         return;
       }
-      delay = 400;
-      setTimeout(poll, delay);
+      retry = 400;
+      poll();
     }, function () {
-      delay = Math.min(delay * 2, 5000);   // the server is down or restarting: back off
-      setTimeout(poll, delay);
+      retry = Math.min(retry * 2, 5000);   // the server is down or restarting: back off
+      setTimeout(poll, retry);
     });
   }
 
-  setTimeout(poll, delay);
+  poll();
 })();

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import gc
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -12,13 +14,12 @@ from .cache import (BuildCache, code_version, default_cache_path, digest, finger
                     tree_version)
 from .config import load_config
 from .content import load_content
-from .enrich import enrich_papers
+from .enrich import read_papers, relate_papers
 from .errors import Problem, Report, SiteError
-from .incremental import (OutputFiles, Session, files_key, output_matches, output_unchanged, record_manifest,
-                          split_for_writing)
+from .incremental import Session, judge_pages, output_matches, output_unchanged, record_manifest, split_for_writing
 from .output import check_output_target, copy_plan, write_site
 from .progress import Progress
-from .publish import BASE_URL_NOTE, publish_files
+from .publish import BASE_URL_NOTE, export_files, indexable_pages, is_indexable, sitemap_files
 from .render import build_site_data, make_environment, render_site
 from .search import build_search_files
 from .timing import timed
@@ -57,13 +58,35 @@ class BuildResult:
     cache_note: str | None = None   # why the cache on disk was not used, when it was not
 
 
-def build(options: BuildOptions, progress: Progress | None = None) -> BuildResult:
+@dataclass
+class WarmCache:
+    """The cache the last build in this process saved: the dev server's next build starts from it
+    instead of reading tens of megabytes back from disk."""
+
+    cache: BuildCache | None = None
+
+
+def build(options: BuildOptions, progress: Progress | None = None, warm: WarmCache | None = None) -> BuildResult:
     """Gather and check everything first; write only when the whole site rendered.
 
     `progress` shows the stage and pages rendered on a terminal (see progress.py).
     """
-    with progress_.active(progress):
-        return _build(options)
+    with progress_.active(progress), collector_paused():
+        return _build(options, warm)
+
+
+@contextmanager
+def collector_paused():
+    """No cycle collection during a build. A build holds millions of objects (the cache, the
+    site) and makes few cycles; each full collection walked them all, ~0.5 s of a 2.5 s edit
+    rebuild at 5,000 papers, for ~10% less peak memory."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def input_version(options: BuildOptions, code: bytes) -> bytes:
@@ -89,7 +112,7 @@ def unchanged_result(options: BuildOptions, cache_path: Path, code: bytes, input
                        rendered=0, reused=pages, timings=(("unchanged check", time.perf_counter() - started),))
 
 
-def _build(options: BuildOptions) -> BuildResult:
+def _build(options: BuildOptions, warm: WarmCache | None) -> BuildResult:
     started = time.perf_counter()
     report = Report()
     check_output_target(options.out, [options.content, options.config.parent, options.templates, options.static, PROJECT_ROOT])
@@ -107,7 +130,8 @@ def _build(options: BuildOptions) -> BuildResult:
         unchanged = unchanged_result(options, cache_path, code, inputs, out, started)
         if unchanged is not None:
             return unchanged
-    cache = BuildCache.open(cache_path, code, read=not options.clean)
+    kept = BuildCache.reopen(warm.cache, cache_path, code) if warm and warm.cache and not options.clean else None
+    cache = kept or BuildCache.open(cache_path, code, read=not options.clean)
     with cache.active(), timing.recording() as timings:
         progress_.stage("reading content")
         with timed("content"):
@@ -117,33 +141,30 @@ def _build(options: BuildOptions) -> BuildResult:
         report.raise_errors()
         env = make_environment(options.templates)
         progress_.stage(f"preparing {len(papers)} papers")
-        pages = enrich_papers(papers, report, cache, jobs)
-        with timed("site data"):
-            site = build_site_data(config, pages, taxonomy)
-            site_key = fingerprint(site)
-        # What every page shows (config, tags and their counts: the sidebar) is part of every page's key.
-        session = Session(cache, out, site, fingerprint,
-                          digest(cache.code + tree_version(options.templates) + fingerprint(site_summary(site))))
-        # The search index needs only the site: it is built in a worker while the pages render.
-        search = session.stage_start("search", digest(b"search" + cache.code + site_key), lambda: build_search_files(site), jobs)
-        digests = session.digests
+        pages = read_papers(papers, report, cache, jobs)
+        # Search and the exports read the papers' text, not their related papers or the pages:
+        # a worker makes them while related papers are ranked and the pages render.
+        early = build_site_data(config, pages, taxonomy, layout_map=False)
+        background = parallel.Background(lambda: {**build_search_files(early), **export_files(early)}, jobs)
         try:
+            pages = relate_papers(pages)
+            with timed("site data"):
+                site = build_site_data(config, pages, taxonomy)
+            # What every page shows (config, tags and their counts: the sidebar) is part of every page's key.
+            session = Session(cache, out, site, fingerprint,
+                              digest(cache.code + tree_version(options.templates) + fingerprint(site_summary(site))))
+            digests = session.digests
             progress_.stage("rendering pages")
             with timed("render"):
                 files: dict = dict(render_site(env, site, jobs, session))
-            # The sitemap, feed and exports read the site and the pages (not the search files),
-            # so they are made while the search worker finishes.
-            progress_.stage("writing sitemap, feed and exports")
-            with timed("publish"):
-                pages_only = dict(files)
-                publish_key = digest(b"publish" + cache.code + site_key + files_key(pages_only, digests))
-                published = session.stage("publish", publish_key, lambda: publish_files(site, OutputFiles(pages_only, out)))
-            progress_.stage("building the search index")
-            with timed("search (after publish)"):
-                files.update(search.files())
-            files.update(published)
+            progress_.stage("writing the sitemap")
+            with timed("sitemap"):
+                files.update(sitemap_files(site, indexable_pages(judge_pages(session, files, is_indexable, "indexable"))))
+            progress_.stage("building the search index and exports")
+            with timed("search and exports (waiting)"):
+                files.update(background.result())
         finally:
-            search.cancel()
+            background.cancel()
         notes = () if config.base_url else (Problem(str(options.config), None, BASE_URL_NOTE),)
         if options.strict and report.warnings:
             raise SiteError([Problem(w.path, w.line, f"{w.message} (an error under --strict)") for w in report.warnings])
@@ -168,6 +189,8 @@ def _build(options: BuildOptions) -> BuildResult:
             # An input edited while this build ran may or may not be in its output: record no input version then.
             cache.save(input=inputs if input_version(options, code) == inputs else None, warnings=tuple(report.warnings),
                        notes=notes, page_count=html_pages, file_count=generated)
+            if warm is not None:
+                warm.cache = cache
     return BuildResult(html_pages, generated, tuple(report.warnings), time.perf_counter() - started, notes,
                        rendered=session.rendered, reused=session.reused, timings=tuple(timings.items()),
                        cache_note=cache.problem)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import re
 import xml.etree.ElementTree as ET
+from collections.abc import Mapping
 
 from . import urls
 from .bibtex import bibtex_file, bibtex_keys
@@ -35,31 +36,37 @@ _NOINDEX = re.compile(r"""<meta\s+name=["']robots["']\s+content=["'][^"']*noinde
 _XML_INVALID = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 
-def publish_files(site, pages: dict[str, str | bytes]) -> dict[str, str]:
-    """Everything beside the HTML pages; `pages` is the rendered site, used for the sitemap."""
-    files = {
+def export_files(site) -> dict[str, str | bytes]:
+    """Everything beside the pages that reads only the papers' text (not their related papers
+    or the rendered pages): made in a worker while the pages render."""
+    files: dict[str, str | bytes] = {
         urls.NOJEKYLL: "",
         urls.ROBOTS: robots_txt(site.config.base_url),
         urls.BIBTEX: bibtex_file([p.paper for p in site.papers], site.config, tag_names(site)),
         urls.EXPORT_JSON: papers_json(site),
     }
     if site.config.base_url:
-        files[urls.SITEMAP] = sitemap_xml(site.config.base_url, indexable_pages(pages))
         files[urls.FEED] = atom_feed(site)
     return files
 
 
-def indexable_pages(pages: dict[str, str | bytes]) -> list[str]:
-    """HTML pages a search engine should list: not the 404 page, not noindex pages (alias redirects)."""
-    found = []
-    for path, text in pages.items():
-        if not path.endswith(".html") or path == urls.NOT_FOUND:
-            continue
-        head = text if isinstance(text, str) else text.decode("utf-8", "replace")
-        head = head[: head.find("</head>")] if "</head>" in head else head
-        if not _NOINDEX.search(head):
-            found.append(path)
-    return sorted(found, key=lambda p: (p != urls.HOME, p))
+def sitemap_files(site, indexable: list[str]) -> dict[str, str]:
+    """The sitemap of the `indexable` pages (see `indexable_pages`), when there is a base_url."""
+    if not site.config.base_url:
+        return {}
+    return {urls.SITEMAP: sitemap_xml(site.config.base_url, indexable)}
+
+
+def indexable_pages(pages: Mapping[str, bool]) -> list[str]:
+    """Pages a search engine should list, from {HTML page: whether it is indexable}: the home page first."""
+    return sorted((path for path, ok in pages.items() if ok and path != urls.NOT_FOUND), key=lambda p: (p != urls.HOME, p))
+
+
+def is_indexable(html: str | bytes) -> bool:
+    """False for a page whose head says noindex (alias redirects)."""
+    head = html if isinstance(html, str) else html.decode("utf-8", "replace")
+    head = head[: head.find("</head>")] if "</head>" in head else head
+    return not _NOINDEX.search(head)
 
 
 def robots_txt(base_url: str | None) -> str:
@@ -132,40 +139,59 @@ def atom_feed(site) -> str:
     return serialise(root)
 
 
-def papers_json(site) -> str:
-    """Every paper's metadata, for scripts and other tools. Stable key order, UTF-8."""
+def papers_json(site) -> bytes:
+    """Every paper's metadata, for scripts and other tools: one paper per line (a diff shows which
+    papers changed, and the C JSON encoder writes compact lines ~10x faster than indented ones).
+    Stable key order, UTF-8. Joined as bytes: a str of every abstract would be 4 bytes a character."""
     config = site.config
     keys = bibtex_keys([p.paper for p in site.papers])
     counts = {listing.tag.slug: len(listing.papers) for listing in site.tags}
-    papers = []
-    for page in site.papers:
-        paper = page.paper
-        path = urls.paper_path(paper.slug)
-        papers.append({
-            "id": paper.id,
-            "slug": paper.slug,
-            "title": page.title_text,
-            "title_markdown": paper.title,
-            "title_source": paper.title_source,
-            "venue": paper.venue,
-            "year": paper.year,
-            "authors": list(paper.authors),
-            "tags": list(paper.tags),
-            "code": list(paper.code),
-            "aliases": list(paper.aliases),
-            "path": path,
-            "url": urls.absolute_url(config.base_url, path) if config.base_url else None,
-            "abstract_markdown": paper.body,
-            "abstract_text": page.text,
-            "words": page.words,
-            "bibtex_key": keys[paper.slug],
-        })
-    doc = {
-        "format": EXPORT_FORMAT,
-        "site": {"title": config.title, "description": config.description, "base_url": config.base_url,
-                 "language": config.language},
-        "tags": [{"slug": listing.tag.slug, "name": listing.tag.name, "description": listing.tag.description,
-                  "papers": counts[listing.tag.slug]} for listing in site.tags],
-        "papers": papers,
-    }
-    return json.dumps(doc, ensure_ascii=False, sort_keys=True, indent=1) + "\n"
+    site_info = {"title": config.title, "description": config.description, "base_url": config.base_url,
+                 "language": config.language}
+    tags = [{"slug": listing.tag.slug, "name": listing.tag.name, "description": listing.tag.description,
+             "papers": counts[listing.tag.slug]} for listing in site.tags]
+    papers = [paper_json(page, keys[page.paper.slug], config.base_url) for page in site.papers]
+    return b"\n".join([
+        b"{",
+        b' "format": ' + json_line(EXPORT_FORMAT) + b",",
+        b' "site": ' + json_line(site_info) + b",",
+        b' "tags": ' + json_array([json_line(tag) for tag in tags]) + b",",
+        b' "papers": ' + json_array(papers),
+        b"}",
+    ]) + b"\n"
+
+
+def paper_json(page, bibtex_key: str, base_url: str | None) -> bytes:
+    """One paper's line of papers.json."""
+    paper = page.paper
+    path = urls.paper_path(paper.slug)
+    return json_line({
+        "id": paper.id,
+        "slug": paper.slug,
+        "title": page.title_text,
+        "title_markdown": paper.title,
+        "title_source": paper.title_source,
+        "venue": paper.venue,
+        "year": paper.year,
+        "authors": list(paper.authors),
+        "tags": list(paper.tags),
+        "code": list(paper.code),
+        "aliases": list(paper.aliases),
+        "path": path,
+        "url": urls.absolute_url(base_url, path) if base_url else None,
+        "abstract_markdown": paper.body,
+        "abstract_text": page.text,
+        "words": page.words,
+        "bibtex_key": bibtex_key,
+    })
+
+
+def json_line(value) -> bytes:
+    return json.dumps(value, ensure_ascii=False, sort_keys=True).encode("utf-8")
+
+
+def json_array(items: list[bytes]) -> bytes:
+    """A JSON array of encoded items, one per line."""
+    if not items:
+        return b"[]"
+    return b"[\n  " + b",\n  ".join(items) + b"\n ]"

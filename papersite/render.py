@@ -19,7 +19,7 @@ from .errors import Problem, SiteError
 from .markup import is_safe_url
 from .model import SiteConfig, Tag, Taxonomy
 from .incremental import PageJob, Reused, Session, content_digest
-from .topicmap import TopicMap, build_topic_map, tag_bars
+from .topicmap import TopicMap, build_topic_map, tag_bars, topic_parts
 from .tracking import recording, track, tracked
 
 
@@ -71,7 +71,7 @@ class Pagination:
         return self.paths[self.number] if self.number < self.count else None
 
 
-def build_site_data(config: SiteConfig, papers: list[PaperPage], taxonomy: Taxonomy) -> SiteData:
+def build_site_data(config: SiteConfig, papers: list[PaperPage], taxonomy: Taxonomy, layout_map: bool = True) -> SiteData:
     by_tag: dict[str, list[PaperPage]] = {t.slug: [] for t in taxonomy.tags}
     for page in papers:
         for slug in page.paper.tags:
@@ -80,7 +80,7 @@ def build_site_data(config: SiteConfig, papers: list[PaperPage], taxonomy: Taxon
         config=config,
         papers=tuple(papers),
         tags=tuple(TagListing(t, tuple(by_tag[t.slug])) for t in taxonomy.tags),
-        topic_map=build_topic_map(papers, taxonomy),
+        topic_map=build_topic_map(papers, taxonomy) if layout_map else None,
     )
 
 
@@ -303,9 +303,25 @@ def render_search(env, site: SiteData) -> dict[str, str]:
 
 
 def render_map(env, site: SiteData) -> dict[str, str]:
+    """map.html; above MAP_PAGE_POINTS papers also each topic's own map, in parts where it is large (topicmap.py)."""
     page = Page(urls.MAP, "map", "Topic map", f"Every paper of {site.config.title} on one map, placed by abstract similarity.",
                 (("Home", urls.HOME), ("Topic map", None)))
-    return {page.path: render_page(env, "map.html", site, page)}
+    files = {page.path: render_page(env, "map.html", site, page, group=None)}
+    if site.topic_map is None or not site.topic_map.overview:
+        return files
+    topics = topic_parts(site.topic_map)
+    for group in site.topic_map.groups:
+        parts = topics[group.key]
+        paths = tuple(urls.map_topic_path(group.key, n) for n in range(1, len(parts) + 1))
+        for number, part in enumerate(parts, start=1):
+            crumbs = (("Home", urls.HOME), ("Topic map", urls.MAP))
+            crumbs += ((group.name, None),) if number == 1 else ((group.name, paths[0]), (f"Part {number}", None))
+            title = f"Topic map: {group.name}" + ("" if number == 1 else f", part {number}")
+            page = Page(paths[number - 1], "map", title,
+                        f"The papers of {site.config.title} whose first topic is {group.name}, on the topic map.", crumbs)
+            files[page.path] = render_page(env, "map.html", site, page, group=group, part=part,
+                                           pagination=Pagination(number, len(parts), paths))
+    return files
 
 
 def render_reading_list(env, site: SiteData) -> dict[str, str]:

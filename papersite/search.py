@@ -47,6 +47,7 @@ from lunr.token_set import TokenSet
 from lunr.tokenizer import Tokenizer
 from lunr.vector import Vector
 
+from . import cache as cache_
 from . import urls
 from .render import SiteData
 
@@ -182,17 +183,33 @@ class MemoBuilder(Builder):
         doc_ref = str(doc[self._ref])
         self._documents[doc_ref] = attributes or {}
         self.document_count += 1
-        memos = self._field_memos
-        for field_name, fld in self._fields.items():
-            value = doc[field_name] if fld.extractor is None else fld.extractor(doc)
-            memo, terms_of = memos[field_name] if field_name in memos else memos.setdefault(field_name, self._pipeline_memo(field_name))
-            tokens = TOKEN_RE.findall(value.lower()) if isinstance(value, str) else self._tokens(value)
-            for text in set(tokens).difference(memo):
-                memo[text] = terms_of(text)
-            counts = Counter(chain.from_iterable(map(memo.__getitem__, tokens)))
+        values = tuple(doc[name] if fld.extractor is None else fld.extractor(doc) for name, fld in self._fields.items())
+        for field_name, counts in zip(self._fields, self._document_counts(values)):
             field_ref = field_name + "/" + doc_ref
             self.field_term_frequencies[field_ref] = counts
             self.field_lengths[field_ref] = sum(counts.values())
+
+    def _document_counts(self, values: tuple) -> tuple[Counter, ...]:
+        """Each field's term counts. Kept in the build cache by the document's text, so an edit
+        runs the pipeline over the edited papers alone."""
+        cache, key = cache_.current(), None
+        if cache is not None and all(isinstance(value, str) for value in values):
+            key = cache_.fingerprint(("search.document_counts", tuple(self._fields), values))
+            known = cache.get("memo", key)
+            if known is not None:
+                return known
+        counts = tuple(self._field_counts(name, value) for name, value in zip(self._fields, values))
+        if key is not None:
+            cache.put("memo", key, counts)
+        return counts
+
+    def _field_counts(self, field_name: str, value) -> Counter:
+        memos = self._field_memos
+        memo, terms_of = memos[field_name] if field_name in memos else memos.setdefault(field_name, self._pipeline_memo(field_name))
+        tokens = TOKEN_RE.findall(value.lower()) if isinstance(value, str) else self._tokens(value)
+        for text in set(tokens).difference(memo):
+            memo[text] = terms_of(text)
+        return Counter(chain.from_iterable(map(memo.__getitem__, tokens)))
 
     def build(self) -> LazyIndex:
         self._calculate_average_field_lengths()

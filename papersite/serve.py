@@ -6,7 +6,8 @@
   POLL_SECONDS and rebuilds (into the same --out) once they stop changing.
 - A failed rebuild prints `path:line: message` and the last good site stays up.
 - Live reload: every HTML response gets `<script src="/__papersite/livereload.js">`, added
-  while it is sent; the script polls `/__papersite/build-id` and reloads when it changes.
+  while it is sent; the script asks `/__papersite/build-id?since=ID` with the page's build id,
+  which answers as soon as another build is served (a long poll), and then reloads.
   Both are answered from memory, so `site/` stays byte-identical to a normal build.
 - Without --base-url the server's own address is the base URL: canonical links, the feed,
   the copy-link button and the 404 page point at the local site, not at production.
@@ -27,15 +28,17 @@ from functools import partial
 from http import HTTPStatus
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, urlsplit
 
 from . import urls
 from .errors import Problem, SiteError
-from .pipeline import BuildOptions, BuildResult, build
+from .pipeline import BuildOptions, BuildResult, WarmCache, build
 from .progress import Progress
 
 HOST = "127.0.0.1"
-POLL_SECONDS = 0.3
+POLL_SECONDS = 0.2
+# A page's request for the next build id is held this long at most (then asked again).
+LONG_POLL_SECONDS = 20.0
 SETTLE_POLLS = 10           # wait at most this many polls for a burst of saves to settle
 PREFIX = "/__papersite/"
 LIVERELOAD_URL = PREFIX + "livereload.js"
@@ -82,6 +85,8 @@ class DevServer:
     def __init__(self, options: BuildOptions, port: int, explicit_base_url: bool):
         self.options = options
         self.lock = threading.Lock()
+        self.warm = WarmCache()
+        self.built = threading.Condition(self.lock)   # notified when a build is served
         self.build_count = 0
         self.session = f"{os.getpid():x}"
         self.last_errors: tuple[Problem, ...] = ()
@@ -98,13 +103,20 @@ class DevServer:
         with self.lock:
             return f"{self.session}-{self.build_count}"
 
+    def wait_for_build(self, since: str, timeout: float) -> str:
+        """The build id once it differs from `since`, or after `timeout` seconds: a page asking
+        with its own id hears of the next build the moment it is served (a long poll)."""
+        with self.built:
+            self.built.wait_for(lambda: f"{self.session}-{self.build_count}" != since or self.stop.is_set(), timeout)
+            return f"{self.session}-{self.build_count}"
+
     def watched(self) -> list[Path]:
         return [self.options.content, self.options.templates, self.options.static, self.options.config]
 
     def rebuild(self, reason: str = "") -> bool:
         """One build; True when it succeeded. Never raises for bad input or a crash in a stage."""
         try:
-            result: BuildResult = build(self.options, Progress())
+            result: BuildResult = build(self.options, Progress(), self.warm)
         except SiteError as err:
             for problem in err.problems:
                 say(str(problem), sys.stderr)
@@ -125,6 +137,7 @@ class DevServer:
         with self.lock:
             self.build_count += 1
             self.last_errors = ()
+            self.built.notify_all()
         what = "built" if self.build_count == 1 else "rebuilt"
         say(f"serve: {what} {plural(result.pages, 'page')} with {plural(len(result.warnings), 'warning')} "
             f"in {result.seconds:.2f}s{reason}")
@@ -192,7 +205,9 @@ class DevHandler(SimpleHTTPRequestHandler):
         if path == LIVERELOAD_URL:
             return self.send(HTTPStatus.OK, "text/javascript; charset=utf-8", LIVERELOAD_JS, head)
         if path == BUILD_ID_URL:
-            return self.send(HTTPStatus.OK, "text/plain; charset=utf-8", self.dev.build_id.encode(), head)
+            since = parse_qs(urlsplit(self.path).query).get("since", [""])[0]
+            build_id = self.dev.wait_for_build(since, LONG_POLL_SECONDS) if since else self.dev.build_id
+            return self.send(HTTPStatus.OK, "text/plain; charset=utf-8", build_id.encode(), head)
         if not self.dev.has_site():
             return self.send_build_errors(head)
         fs_path = Path(self.translate_path(self.path))

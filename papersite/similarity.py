@@ -27,10 +27,13 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.sparse.linalg import LinearOperator, svds
 
-from .cache import memoize
+from .cache import current, memoize
 
 SHARED_TERM_LIMIT = 3
 DECIMALS = 4
+# Term weights are rounded so that one edit, which moves some document frequencies by one,
+# leaves most weights (and so most vectors) exactly as they were: see rank_with_previous.
+IDF_DECIMALS = 1
 # Twice the largest change rounding to DECIMALS can make, with room for float32 error.
 CANDIDATE_MARGIN = 2e-4
 # Cells of the dense similarity block scored at once: bounds memory (~32 MB of
@@ -38,6 +41,10 @@ CANDIDATE_MARGIN = 2e-4
 BLOCK_CELLS = 1 << 22
 # SciPy's sparse product releases the GIL, so row blocks run in parallel threads.
 WORKERS = min(4, os.cpu_count() or 1)
+# An edit is ranked incrementally while the rows to rank again are at most this share of all.
+INCREMENTAL_SHARE = 0.25
+# Build-cache entry holding the last ranking (vectors and pairs) for the next build to start from.
+PREVIOUS_RANKING = "similarity.previous_ranking"
 # Below this many matrix cells PCA uses a dense SVD; above it, ARPACK on an
 # implicitly centred sparse matrix (centring explicitly would densify it).
 DENSE_CELLS = 2_000_000
@@ -99,6 +106,7 @@ class TermMatrix:
 
     vectors: sp.csr_array
     labels: tuple[str, ...]
+    keys: tuple[str, ...] = ()     # the grouping key (stem) of each column, in column order
 
 
 @memoize("similarity.related_papers")
@@ -111,7 +119,7 @@ def related_papers(texts: Sequence[str], k: int = 5, threshold: float = 0.08) ->
     if not texts or k <= 0:
         return [() for _ in texts]
     terms = weigh_terms(texts)
-    rows, cols, scores = rank_neighbours(terms.vectors, k, threshold)
+    rows, cols, scores = rank_with_previous(terms, k, threshold)
     shared = name_shared_terms(terms, rows, cols)
     related: list[list[Related]] = [[] for _ in texts]
     for row, col, score, names in zip(rows.tolist(), cols.tolist(), scores.tolist(), shared):
@@ -238,8 +246,14 @@ def weigh_terms(texts: Sequence[str]) -> TermMatrix:
 _last_terms: tuple[bytes, TermMatrix] | None = None
 
 
+@memoize("similarity.text_words")
+def text_words(text: str) -> str:
+    """The words of a text, space-separated (one string keeps the build cache small)."""
+    return " ".join(WORD_RE.findall(clean_text(text)))
+
+
 def compute_terms(texts: Sequence[str]) -> TermMatrix:
-    words_per_text = [WORD_RE.findall(clean_text(text)) for text in texts]
+    words_per_text = [text_words(text).split() for text in texts]
     word_counts: Counter[str] = Counter()
     for words in words_per_text:
         word_counts.update(words)
@@ -260,12 +274,12 @@ def compute_terms(texts: Sequence[str]) -> TermMatrix:
     counts.sort_indices()
 
     document_frequency = np.bincount(counts.indices, minlength=len(vocabulary))
-    idf = np.log((1.0 + n) / (1.0 + document_frequency)) + 1.0
+    idf = np.round(np.log((1.0 + n) / (1.0 + document_frequency)) + 1.0, IDF_DECIMALS)
     counts.data = (1.0 + np.log(counts.data)) * idf[counts.indices]
     row_of_entry = np.repeat(np.arange(n), np.diff(counts.indptr))
     row_norms = np.sqrt(np.bincount(row_of_entry, weights=counts.data**2, minlength=n))
     counts.data /= row_norms[row_of_entry]
-    return TermMatrix(vectors=counts, labels=tuple(labels[key] for key in vocabulary))
+    return TermMatrix(vectors=counts, labels=tuple(labels[key] for key in vocabulary), keys=tuple(vocabulary))
 
 
 # --- related papers --------------------------------------------------------------------
@@ -279,21 +293,125 @@ def rank_neighbours(vectors: sp.csr_array, k: int, threshold: float) -> tuple[np
     """
     n = vectors.shape[0]
     # float32 halves the memory traffic of the product; scores keep only 4 decimals anyway.
-    vectors = vectors.astype(np.float32)
+
+    return rank_rows(vectors.astype(np.float32), np.arange(n), k, threshold)
+
+
+@dataclass(frozen=True)
+class Ranking:
+    """A build's ranking and what it was made from: the next build re-ranks only what changed."""
+
+    k: int
+    threshold: float
+    keys: tuple[str, ...]          # column keys of `vectors`
+    vectors: sp.csr_array          # float32, as ranked
+    rows: np.ndarray
+    cols: np.ndarray
+    scores: np.ndarray
+
+
+def rank_with_previous(terms: TermMatrix, k: int, threshold: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """`rank_neighbours`, reusing the previous build's ranking (kept in the build cache) when few
+    vectors changed. Exact, not approximate: the pairs are those a full ranking gives.
+
+    Why it is exact: a pair's score depends only on its two vectors. For a row whose vector is
+    unchanged and none of whose previous neighbours changed, the previous top k is the top k
+    among the unchanged columns; the new top k is then the top k of those k pairs and the
+    pairs with the changed columns, scored now. Every other row is ranked in full.
+    """
+    vectors = terms.vectors.astype(np.float32)
+    cache = current()
+    previous = cache.get("memo", PREVIOUS_RANKING) if cache is not None else None
+    rows = cols = scores = None
+    if isinstance(previous, Ranking) and (previous.k, previous.threshold) == (k, threshold):
+        found = rerank(previous, terms.keys, vectors, k, threshold)
+        if found is not None:
+            rows, cols, scores = found
+    if rows is None:
+        rows, cols, scores = rank_rows(vectors, np.arange(vectors.shape[0]), k, threshold)
+    if cache is not None:
+        cache.put("memo", PREVIOUS_RANKING, Ranking(k, threshold, terms.keys, vectors, rows, cols, scores))
+    return rows, cols, scores
+
+
+def rerank(previous: Ranking, keys: tuple[str, ...], vectors: sp.csr_array, k: int, threshold: float):
+    """The ranking of `vectors` from `previous`; None when too much changed to gain anything."""
+    n = vectors.shape[0]
+    if previous.vectors.shape[0] != n:
+        return None   # a paper added or removed changes every weight
+    changed = changed_rows(previous, keys, vectors)
+    touched = changed.copy()
+    touched[previous.rows[changed[previous.cols]]] = True   # rows that had a changed neighbour
+    if touched.sum() > INCREMENTAL_SHARE * n:
+        return None
+    again = rank_rows(vectors, np.flatnonzero(touched), k, threshold)
+    kept = ~touched[previous.rows]
+    merged = merge_changed_columns(vectors, np.flatnonzero(~touched), np.flatnonzero(changed),
+                                   (previous.rows[kept], previous.cols[kept], previous.scores[kept]), k, threshold)
+    rows, cols, scores = (np.concatenate(parts) for parts in zip(again, merged))
+    order = np.lexsort((cols, -scores, rows))
+    return rows[order], cols[order], scores[order]
+
+
+def changed_rows(previous: Ranking, keys: tuple[str, ...], vectors: sp.csr_array) -> np.ndarray:
+    """Mask of the rows whose vector differs from the previous build's (columns matched by key)."""
+    column_of = {key: column for column, key in enumerate(keys)}
+    column_map = np.array([column_of.get(key, -1) for key in previous.keys], dtype=np.int64)
+    old = previous.vectors
+    old_lengths, new_lengths = np.diff(old.indptr), np.diff(vectors.indptr)
+    changed = old_lengths != new_lengths
+    same = np.flatnonzero(~changed)
+    lengths = new_lengths[same]
+    offsets = np.arange(int(lengths.sum())) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+    old_at = np.repeat(old.indptr[same], lengths) + offsets
+    new_at = np.repeat(vectors.indptr[same], lengths) + offsets
+    differs = (column_map[old.indices[old_at]] != vectors.indices[new_at]) | (old.data[old_at] != vectors.data[new_at])
+    changed[np.repeat(same, lengths)[differs]] = True
+    return changed
+
+
+def merge_changed_columns(vectors: sp.csr_array, rows: np.ndarray, columns: np.ndarray, kept, k: int, threshold: float):
+    """Top k per row of `rows`: their kept pairs (unchanged columns) with their pairs in `columns`, scored now."""
+    if not len(rows):
+        return empty_pairs()
+    # The same product, in the same order, as rank_rows: the float32 scores are the same bits.
+    raw = (vectors[rows] @ vectors[columns].T.tocsr()).toarray()
+    at_row, at_col = np.nonzero(raw > 0)
+    scores = np.round(raw[at_row, at_col].astype(np.float64), DECIMALS)
+    valid = (scores >= threshold) & (scores > 0.0)
+    all_rows = np.concatenate([kept[0], rows[at_row[valid]]])
+    all_cols = np.concatenate([kept[1], columns[at_col[valid]]])
+    all_scores = np.concatenate([kept[2], scores[valid]])
+    order = np.lexsort((all_cols, -all_scores, all_rows))
+    all_rows, all_cols, all_scores = all_rows[order], all_cols[order], all_scores[order]
+    top = top_k(all_rows, k)
+    return all_rows[top], all_cols[top], all_scores[top]
+
+
+def rank_rows(vectors: sp.csr_array, row_ids: np.ndarray, k: int, threshold: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """`rank_neighbours` for the rows `row_ids` (ascending) of float32 `vectors` only."""
+    n = vectors.shape[0]
     transposed = vectors.T.tocsr()
     block = max(1, BLOCK_CELLS // n)
 
-    def rank_rows(start: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        return rank_block(vectors[start : start + block] @ transposed, start, k, threshold)
+    def rank_some(start: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        ids = row_ids[start : start + block]
+        return rank_block(vectors[ids] @ transposed, ids, k, threshold)
 
+    if not len(row_ids):
+        return empty_pairs()
     with ThreadPoolExecutor(max_workers=WORKERS) as pool:
-        found = list(pool.map(rank_rows, range(0, n, block)))
+        found = list(pool.map(rank_some, range(0, len(row_ids), block)))
     rows, cols, scores = (np.concatenate(parts) for parts in zip(*found))
     return rows, cols, scores
 
 
-def rank_block(similarities: sp.csr_array, start: int, k: int, threshold: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The top-k pairs of one block of rows (row `start` onwards), in the order of `rank_neighbours`."""
+def empty_pairs() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float64)
+
+
+def rank_block(similarities: sp.csr_array, row_ids: np.ndarray, k: int, threshold: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The top-k pairs of one block of rows (global indices `row_ids`), in the order of `rank_neighbours`."""
     # Rank on rounded scores so the order always agrees with the scores shown. Rounding the
     # whole block is most of the cost, so only candidates are rounded: rounding is monotone,
     # so a pair whose raw score is more than CANDIDATE_MARGIN below the k-th best raw score
@@ -301,7 +419,7 @@ def rank_block(similarities: sp.csr_array, start: int, k: int, threshold: float)
     # never be in the top k. The result is the same as ranking every rounded score.
     raw = similarities.toarray()
     height, n = raw.shape
-    raw[np.arange(height), start + np.arange(height)] = -np.inf
+    raw[np.arange(height), row_ids] = -np.inf
     floor = np.full(height, threshold - CANDIDATE_MARGIN, dtype=np.float64)
     if k < n - 1:
         kth_raw = np.partition(raw, n - k, axis=1)[:, n - k].astype(np.float64)
@@ -313,9 +431,13 @@ def rank_block(similarities: sp.csr_array, start: int, k: int, threshold: float)
     rows, cols, kept = rows[valid], cols[valid], kept[valid]
     order = np.lexsort((cols, -kept, rows))
     rows, cols, kept = rows[order], cols[order], kept[order]
-    rank = np.arange(len(rows)) - np.searchsorted(rows, rows)
-    top = rank < k
-    return rows[top] + start, cols[top], kept[top]
+    top = top_k(rows, k)
+    return row_ids[rows[top]], cols[top], kept[top]
+
+
+def top_k(rows: np.ndarray, k: int) -> np.ndarray:
+    """Mask of the first k entries of each row in `rows` (sorted)."""
+    return (np.arange(len(rows)) - np.searchsorted(rows, rows)) < k
 
 
 def name_shared_terms(terms: TermMatrix, rows: np.ndarray, cols: np.ndarray) -> list[tuple[str, ...]]:
@@ -327,7 +449,7 @@ def name_shared_terms(terms: TermMatrix, rows: np.ndarray, cols: np.ndarray) -> 
     pair_of = np.repeat(np.arange(len(rows)), np.diff(products.indptr))
     order = np.lexsort((products.indices, -products.data, pair_of))
     pair_of, columns = pair_of[order], products.indices[order]
-    top = (np.arange(len(pair_of)) - np.searchsorted(pair_of, pair_of)) < SHARED_TERM_LIMIT
+    top = top_k(pair_of, SHARED_TERM_LIMIT)
     pair_of, columns = pair_of[top], columns[top]
     starts = np.searchsorted(pair_of, np.arange(len(rows) + 1))
     labels = terms.labels

@@ -1,4 +1,4 @@
-"""The topic map (home page, map.html) and the papers-per-tag chart (tag index), laid out at build time.
+"""The topic map (home page, map.html, map/<topic>.html) and the papers-per-tag chart (tag index), laid out at build time.
 
 Layout only: this module turns papers into plain frozen data (viewBox coordinates,
 colours, shapes); the SVG itself is written by Jinja partials
@@ -13,6 +13,10 @@ autoescape covers every title and name.
   get the most distinct marks and every tag of a 47-tag taxonomy has its own.
 - Every palette colour has a contrast of at least 3:1 against both the light and
   the dark page background (WCAG 1.4.11), so one `fill` works in both themes.
+- Up to MAP_PAGE_POINTS papers, map.html links every paper. Above it, map.html is an
+  overview (every paper a plain dot, one link per topic) and each topic gets its own
+  map page linking its papers, over the other topics as faint dots; a topic
+  too large for one page is split into parts, left to right.
 
 Everything is a pure function of its input, ordered and rounded, so a rebuild gives
 byte-identical SVG.
@@ -21,7 +25,7 @@ byte-identical SVG.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Sequence
 
 import numpy as np
@@ -72,7 +76,25 @@ ROBUST_EDGE = 0.03
 PREVIEW_MAX_DOTS = 3000
 SWATCH_RADIUS = 5.5     # legend marks, in a 16 × 16 box
 
-UNTAGGED = ""   # group key of papers without a tag (content normally gives every paper one)
+# The most paper links one map page carries: map.html links every paper up to this many (as the
+# home page does up to HOME_FULL_MAP_LIMIT), and a topic's own map is split into parts above it.
+# A link costs 186 bytes on average at 5,000 papers (slug, title, coordinates; 283 for the longest
+# slug and title), so 500 of them take ~95 KB (~140 KB at worst) and the page, with its dot layers
+# and the site chrome, stays under 200 KB (test_a_full_topic_page_stays_under_the_budget).
+MAP_PAGE_POINTS = 500
+# The overview and the dot layers of a topic's map draw at most about this many dots (~8.5 bytes
+# each, sampled evenly within each topic): ~34 KB, however large the collection.
+MAP_MAX_DOTS = 4000
+# Topic names on the overview, in viewBox units; a name is left out where it would overlap one
+# already placed (larger topics are placed first), so the labels stay readable.
+LABEL_SIZE = 13
+LABEL_CHAR_WIDTH = 0.6 * LABEL_SIZE     # a generous average for system-ui, so estimated boxes rarely undershoot
+LABEL_PAD = 4
+LABEL_CELL = 60         # the square (in viewBox units) a label looks for its topic's densest spot in
+
+UNTAGGED = ""   # group tag of papers without a tag (content normally gives every paper one)
+# Their key (ids, data-group, map/<key>.html): "_" is never in a tag slug, so it cannot collide with one.
+UNTAGGED_KEY = "_untagged"
 
 
 @dataclass(frozen=True)
@@ -92,17 +114,37 @@ class MapGroup:
     colour: str
     shape: str
     points: tuple[MapPoint, ...]
+    dots: str = ""      # a sample of the points as "M x y h0" dots in viewBox units, for the overview
 
     @property
     def key(self) -> str:
-        """A token safe in ids and class names."""
-        return self.tag or "untagged"
+        """A token safe in ids, class names and file names."""
+        return self.tag or UNTAGGED_KEY
 
 
 @dataclass(frozen=True)
 class PreviewGroup:
     colour: str
     path: str           # "M x y h0" per distinct integer cell: round-capped strokes draw the dots
+
+
+@dataclass(frozen=True)
+class MapLabel:
+    """A topic's name on the overview, centred where its papers are densest (baseline at y)."""
+
+    key: str
+    name: str
+    x: float
+    y: float
+
+
+@dataclass(frozen=True)
+class TopicPart:
+    """One page of a topic's own map: the papers it links, over the rest of the collection as dots."""
+
+    points: tuple[MapPoint, ...]
+    backdrop: str       # the other topics' papers as dots (sampled as on the overview)
+    rest: str = ""      # the topic's own papers as dots, when it has other parts to point at
 
 
 @dataclass(frozen=True)
@@ -116,10 +158,18 @@ class TopicMap:
     preview_count: int = 0                # papers drawn in the preview (a sample above PREVIEW_MAX_DOTS)
     preview_width: int = PREVIEW_WIDTH
     preview_height: int = PREVIEW_HEIGHT
+    dot_count: int = 0                    # papers drawn as dots (a sample above MAP_MAX_DOTS)
+    labels: tuple[MapLabel, ...] = ()     # the topic names that fit on the overview
+    label_size: int = LABEL_SIZE
 
     @property
     def full_on_home(self) -> bool:
         return self.count <= HOME_FULL_MAP_LIMIT
+
+    @property
+    def overview(self) -> bool:
+        """Too many papers to link on one page: map.html shows dots and links each topic's own map."""
+        return self.count > MAP_PAGE_POINTS
 
     def shape_path(self, shape: str) -> str:
         """Path data of a mark centred on (0, 0), with the area of a circle of `radius` (circle: "")."""
@@ -202,6 +252,78 @@ def relative_dots(cells: Sequence[tuple[int, int]]) -> str:
     return "".join(parts)
 
 
+def sample(items: Sequence, size: int) -> list:
+    """`size` items evenly spaced in order (all of them when there are no more)."""
+    count = len(items)
+    return list(items) if count <= size else [items[i * count // size] for i in range(size)]
+
+
+def point_dots(points: Sequence[MapPoint]) -> str:
+    """The points as dots on the integer grid of the viewBox (points in one cell share a dot)."""
+    return relative_dots(list(dict.fromkeys((round(p.x), round(p.y)) for p in points)))
+
+
+def sample_groups(groups: Sequence[MapGroup], count: int) -> dict[str, list[MapPoint]]:
+    """Each group's share of MAP_MAX_DOTS dots, at least one, so every topic shows on the overview."""
+    if count <= MAP_MAX_DOTS:
+        return {g.key: list(g.points) for g in groups}
+    return {g.key: sample(g.points, -(-len(g.points) * MAP_MAX_DOTS // count)) for g in groups}
+
+
+def densest_spot(points: Sequence[MapPoint]) -> tuple[float, float]:
+    """The mean of the group's points in the LABEL_CELL square holding most of them: where the
+    topic is concentrated, which its median (often in the crowded middle) need not be."""
+    cells: dict[tuple[int, int], list[MapPoint]] = {}
+    for p in points:
+        cells.setdefault((int(p.y // LABEL_CELL), int(p.x // LABEL_CELL)), []).append(p)
+    densest = cells[min(cells, key=lambda cell: (-len(cells[cell]), cell))]
+    return sum(p.x for p in densest) / len(densest), sum(p.y for p in densest) / len(densest)
+
+
+def place_labels(groups: Sequence[MapGroup], width: int, height: int) -> tuple[MapLabel, ...]:
+    """Names of the groups with a colour of their own, largest first, skipping any that would overlap.
+
+    Overview dots show colour only, and colours repeat after the first len(PALETTE) groups:
+    a name placed for a later group would point at dots of another topic's colour."""
+    placed: list[tuple[float, float, float, float]] = []
+    labels = []
+    for group in groups[:len(PALETTE)]:
+        spot_x, spot_y = densest_spot(group.points)
+        half = (len(group.name) * LABEL_CHAR_WIDTH + LABEL_PAD) / 2
+        x = min(max(spot_x, half), width - half)
+        # The baseline sits a third of the size below the spot, so the text is centred on it.
+        y = min(max(spot_y + LABEL_SIZE / 3, LABEL_SIZE + LABEL_PAD), height - LABEL_PAD)
+        box = (x - half, y - LABEL_SIZE - LABEL_PAD / 2, x + half, y + LABEL_PAD)
+        if any(box[0] < b[2] and b[0] < box[2] and box[1] < b[3] and b[1] < box[3] for b in placed):
+            continue
+        placed.append(box)
+        labels.append(MapLabel(group.key, group.name, round(x, 1), round(y, 1)))
+    return tuple(labels)
+
+
+def topic_parts(tm: TopicMap) -> dict[str, tuple[TopicPart, ...]]:
+    """Each group's own map pages, by key: its papers in as few parts of at most MAP_PAGE_POINTS
+    as will hold them, evenly sized.
+
+    Parts split a topic left to right, so each covers one stretch of the map and its links are in
+    reading order. Behind the links, the other topics' papers and (on a topic of several parts)
+    the topic's own are dots from the overview's sample, so those layers together stay within
+    about MAP_MAX_DOTS dots however large the collection or the topic."""
+    dotted = sample_groups(tm.groups, tm.count)
+    pages = {}
+    for group in tm.groups:
+        backdrop = point_dots([p for key, points in dotted.items() if key != group.key for p in points])
+        count = len(group.points)
+        parts = max(1, -(-count // MAP_PAGE_POINTS))
+        if parts == 1:
+            pages[group.key] = (TopicPart(group.points, backdrop),)
+            continue
+        ordered = sorted(group.points, key=lambda p: (p.x, p.y, p.slug))
+        pages[group.key] = tuple(TopicPart(tuple(ordered[n * count // parts:(n + 1) * count // parts]), backdrop, group.dots)
+                                 for n in range(parts))
+    return pages
+
+
 def layout_map(papers: Sequence[PaperPage], coordinates: Sequence[tuple[float, float]], taxonomy: Taxonomy) -> TopicMap:
     """Place unit-square coordinates in the viewBox and group the papers by first tag."""
     coordinates = spread_outliers(coordinates)
@@ -235,7 +357,11 @@ def layout_map(papers: Sequence[PaperPage], coordinates: Sequence[tuple[float, f
         PreviewGroup(group.colour, relative_dots(list(cells[group.tag])))
         for group in groups if cells[group.tag]
     )
-    return TopicMap(MAP_WIDTH, MAP_HEIGHT, radius, count, groups, preview, preview_count=len(in_preview))
+    dotted = sample_groups(groups, count)
+    groups = tuple(replace(group, dots=point_dots(dotted[group.key])) for group in groups)
+    return TopicMap(MAP_WIDTH, MAP_HEIGHT, radius, count, groups, preview, preview_count=len(in_preview),
+                    dot_count=sum(len(points) for points in dotted.values()),
+                    labels=place_labels(groups, MAP_WIDTH, MAP_HEIGHT))
 
 
 def tag_bars(listings: Sequence) -> tuple[TagBar, ...]:

@@ -39,6 +39,11 @@ def tag_path(slug: str, page: int = 1) -> str:
     return f"tags/{slug}.html" if page == 1 else f"tags/{slug}/page-{page}.html"
 
 
+def map_topic_path(key: str, page: int = 1) -> str:
+    """A topic's own map (a MapGroup key), for collections too large for one linked map (topicmap.py)."""
+    return f"map/{key}.html" if page == 1 else f"map/{key}/page-{page}.html"
+
+
 def home_path(page: int = 1) -> str:
     return HOME if page == 1 else f"browse/page-{page}.html"
 

@@ -1,7 +1,8 @@
 // Topic map legend as a filter: pressing topics highlights their papers and fades the others.
-// Progressive: without JavaScript the map and legend (links to the tag pages) work as drawn.
+// Progressive: without JavaScript the map and legend (links to the tag or topic-map pages) work as drawn.
 // Faded points leave the tab order and the accessibility tree, so keyboard readers only meet the
-// papers they asked for.
+// papers they asked for. On the overview of a large collection each topic is one link (its dots)
+// plus a name label, which fades with it.
 (function () {
   "use strict";
 
@@ -13,6 +14,7 @@
     Array.prototype.forEach.call(svg.querySelectorAll(".tm-group"), function (g) {
       groups[g.getAttribute("data-group")] = g;
     });
+    var labels = svg.querySelectorAll(".tm-label");
     var chosen = {};
     var buttons = [];
 
@@ -37,11 +39,15 @@
         var g = groups[key];
         var on = !any || chosen[key];
         g.classList.toggle("tm-faded", !on);
-        if (on) shown += g.querySelectorAll("a").length;
+        // data-count, not the links: an overview group is one link for all of its papers.
+        if (on) shown += parseInt(g.getAttribute("data-count"), 10) || 0;
         if (on) g.removeAttribute("aria-hidden"); else g.setAttribute("aria-hidden", "true");
         Array.prototype.forEach.call(g.querySelectorAll("a"), function (a) {
           if (on) a.removeAttribute("tabindex"); else a.setAttribute("tabindex", "-1");
         });
+      });
+      Array.prototype.forEach.call(labels, function (label) {
+        label.classList.toggle("tm-faded", any && !chosen[label.getAttribute("data-group")]);
       });
       svg.classList.toggle("tm-filtered", any);
       buttons.forEach(function (b) {

@@ -10,6 +10,7 @@ again; and a parallel build writes the same bytes as a serial one.
 from __future__ import annotations
 
 import contextlib
+import os
 import io
 import re
 import shutil
@@ -20,9 +21,9 @@ import pytest
 from conftest import REPO, build_args, make_project
 from papersite import cache as cache_module
 from papersite import parallel
-from papersite.cache import default_cache_path, state_path
+from papersite.cache import default_cache_path, delta_path, state_path
 from papersite.cli import main
-from papersite.pipeline import BuildOptions, build
+from papersite.pipeline import BuildOptions, WarmCache, build
 
 SAMPLE = REPO / "tests" / "fixtures" / "ml-sample.jsonl"
 
@@ -253,6 +254,74 @@ def test_a_corrupt_cache_file_is_ignored(proj, tmp_path, which, how):
     assert build(options(proj)).rendered == 0  # and a good cache was written again
 
 
+def test_an_edit_writes_a_small_delta_and_leaves_the_main_cache_file(proj, tmp_path):
+    build(options(proj))
+    main = default_cache_path(proj / "site")
+    before = main.read_bytes()
+    for n in range(3):
+        edit(first_paper(proj), "\n---\n", f"\n---\nEdit {n}.\n\n")
+        assert build(options(proj)).rendered > 0
+    assert main.read_bytes() == before
+    assert 0 < delta_path(main).stat().st_size < len(before) / 3
+    assert_same_as_clean(proj, tmp_path)
+
+
+def test_many_changes_rewrite_the_main_cache_file_and_drop_the_delta(proj, tmp_path):
+    build(options(proj))
+    edit(first_paper(proj), "\n---\n", "\n---\nA small edit.\n\n")
+    build(options(proj))
+    main = default_cache_path(proj / "site")
+    assert delta_path(main).is_file()
+    before = main.read_bytes()
+    for path in sorted((proj / "content" / "papers").glob("*.md"))[:30]:
+        edit(path, "\n---\n", "\n---\nOne of many edits.\n\n")
+    build(options(proj))
+    assert main.read_bytes() != before and not delta_path(main).exists()
+    assert build(options(proj)).rendered == 0
+    assert_same_as_clean(proj, tmp_path)
+
+
+@pytest.mark.parametrize("how", ["flip", "truncate", "garbage", "stale"])
+def test_a_corrupt_or_stale_delta_file_is_ignored(proj, tmp_path, how, monkeypatch):
+    first = build(options(proj))
+    edit(first_paper(proj), "\n---\n", "\n---\nFirst edit.\n\n")
+    build(options(proj))
+    delta = delta_path(default_cache_path(proj / "site"))
+    if how == "stale":   # a delta left beside a main file written after it
+        kept = delta.read_bytes()
+        monkeypatch.setattr(cache_module, "DELTA_SHARE", 0.0)
+        edit(first_paper(proj), "\n---\n", "\n---\nSecond edit.\n\n")
+        build(options(proj))
+        assert not delta.exists()
+        delta.write_bytes(kept)
+    else:
+        corrupt(delta, how)
+    edit(first_paper(proj), "\n---\n", "\n---\nThird edit.\n\n")
+    result = build(options(proj))
+    assert result.rendered == first.pages and result.cache_note.startswith("delta: ")
+    assert_same_as_clean(proj, tmp_path)
+
+
+def test_the_dev_servers_next_build_starts_from_the_cache_in_memory(proj, tmp_path, monkeypatch):
+    warm = WarmCache()
+    build(options(proj), warm=warm)
+    main = default_cache_path(proj / "site")
+    reads: list[Path] = []
+    read = cache_module.read_sealed
+    monkeypatch.setattr(cache_module, "read_sealed", lambda path, code: reads.append(path) or read(path, code))
+    edit(first_paper(proj), "\n---\n", "\n---\nWarm edit.\n\n")
+    assert 0 < build(options(proj), warm=warm).rendered < 20
+    assert main not in reads
+    assert_same_as_clean(proj, tmp_path)
+    # Another build wrote the cache since: the copy in memory is no longer trusted.
+    edit(first_paper(proj), "\n---\n", "\n---\nA build from elsewhere.\n\n")
+    build(options(proj))
+    edit(first_paper(proj), "\n---\n", "\n---\nWarm again.\n\n")
+    assert 0 < build(options(proj), warm=warm).rendered < 20
+    assert main in reads
+    assert_same_as_clean(proj, tmp_path)
+
+
 def test_a_corrupt_state_file_alone_does_not_skip_the_build(proj, tmp_path):
     build(options(proj))
     corrupt(state_path(default_cache_path(proj / "site")), "flip")
@@ -299,3 +368,18 @@ def test_parallel_and_serial_builds_are_byte_identical(proj, tmp_path, monkeypat
     build(options(proj, tmp_path / "parallel" / "site", jobs=2, cache_dir=tmp_path / "c2"))
     build(options(proj, tmp_path / "serial" / "site", jobs=1, clean=True, cache_dir=tmp_path / "c1"))
     assert tree(tmp_path / "serial" / "site") == tree(tmp_path / "parallel" / "site")
+
+
+@pytest.mark.skipif(not parallel.can_fork(), reason="workers are forked")
+def test_cache_entries_a_worker_reads_or_makes_are_kept_for_the_next_build():
+    cache = cache_module.BuildCache(None, b"test", data={"memo": {"read": 1, "unused": 2}})
+
+    def work():
+        worker_cache = cache_module.current()
+        worker_cache.get("memo", "read")
+        worker_cache.put("memo", "made", 3)
+        return os.getpid()
+
+    with cache.active():
+        assert parallel.Background(work, jobs=2).result() != os.getpid()   # it ran in a worker
+    assert cache.new["memo"] == {"read": 1, "made": 3}

@@ -124,6 +124,27 @@ def test_an_edit_rebuilds_and_changes_the_page(served):
     wait_for(lambda: any(line.startswith("serve: rebuilt") and "a.md" in line for line in served.out), "the rebuild line")
 
 
+def test_asking_for_the_next_build_id_waits_for_the_next_build(served):
+    _, first_id = served.get("__papersite/build-id")
+    answers: list[tuple[float, str]] = []
+
+    def ask() -> None:
+        answer = served.get(f"__papersite/build-id?since={first_id}")[1]
+        answers.append((time.monotonic(), answer))
+
+    asker = threading.Thread(target=ask)
+    asker.start()
+    time.sleep(1.0)
+    assert not answers   # held while nothing is rebuilt
+    edited = time.monotonic()
+    edit_title(served.root, "A title the waiting page hears of")
+    asker.join(WAIT)
+    assert answers and answers[0][1] != first_id and answers[0][0] > edited
+    assert "A title the waiting page hears of" in served.get("papers/a-paper.html")[1]   # answered once served
+    _, now = served.get(f"__papersite/build-id?since={first_id}")
+    assert now == answers[0][1]   # an id already past `since` is answered at once
+
+
 def test_a_broken_edit_keeps_the_last_good_site_and_a_fix_recovers(served):
     page_file = served.root / "content" / "papers" / "a.md"
     _, good_id = served.get("__papersite/build-id")

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import gzip
+import json
 import re
+from itertools import islice
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -10,8 +14,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from papersite import similarity
+from papersite.cache import BuildCache
 from papersite.similarity import project_2d, related_papers, stem_word
 
+REAL_CORPUS = Path(__file__).resolve().parent.parent / "bench" / "data" / "ml-abstracts.jsonl.gz"
 GRAPHS = "Graph neural networks aggregate messages from neighbouring nodes to learn node embeddings for link prediction."
 PROTEINS = "Protein folding predicts the three-dimensional structure of amino acid chains from their sequence."
 BANDITS = "Contextual bandits balance exploration and exploitation when choosing arms to minimise regret."
@@ -129,6 +135,52 @@ def test_row_blocks_give_the_same_answer_as_one_block(monkeypatch):
     whole = related_papers(texts)
     monkeypatch.setattr(similarity, "BLOCK_CELLS", 5 * len(texts))
     assert related_papers(texts) == whole
+
+
+def related_after(before: list[str], after: list[str], k: int = 5, threshold: float = 0.08):
+    """related_papers(after) in a build whose cache holds the build of `before`."""
+    first = BuildCache(None, b"test")
+    with first.active():
+        related_papers(before, k, threshold)
+    second = BuildCache(None, b"test", data=first.new)
+    with second.active():
+        return related_papers(after, k, threshold)
+
+
+def test_an_edit_reranks_only_the_rows_it_touches(monkeypatch):
+    with gzip.open(REAL_CORPUS, "rt", encoding="utf-8") as lines:
+        texts = [json.loads(line)["abstract"] for line in islice(lines, 1000)]
+    edited = list(texts)
+    edited[17] += " An added sentence about benchmark results."
+    ranked: list[int] = []
+    rank_rows = similarity.rank_rows
+    monkeypatch.setattr(similarity, "rank_rows", lambda v, ids, *a: ranked.append(len(ids)) or rank_rows(v, ids, *a))
+    assert related_after(texts, edited) == related_papers(edited)
+    assert ranked[0] == 1000 and 0 < ranked[1] < 1000 * similarity.INCREMENTAL_SHARE, ranked
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    size=st.integers(2, 40),
+    edits=st.lists(st.tuples(st.integers(0, 39), st.sampled_from(TOPICS + ["", "graph graph", "regret arms"])), max_size=4),
+    k=st.integers(1, 6),
+    threshold=st.sampled_from([0.0, 0.05, 0.08, 0.3]),
+)
+def test_incremental_ranking_equals_a_full_ranking(size, edits, k, threshold):
+    texts = corpus(size)
+    edited = list(texts)
+    for index, text in edits:
+        edited[index % size] = f"{edited[index % size]} {text}" if text.islower() else text
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(similarity, "INCREMENTAL_SHARE", 1.0)   # always take the incremental path
+        incremental = related_after(texts, edited, k, threshold)
+    assert incremental == related_papers(edited, k, threshold)
+
+
+def test_a_changed_paper_count_ranks_in_full():
+    texts = corpus(30)
+    assert related_after(texts, texts[:-1]) == related_papers(texts[:-1])
+    assert related_after(texts[:-1], texts) == related_papers(texts)
 
 
 @pytest.mark.parametrize(

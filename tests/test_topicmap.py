@@ -292,8 +292,9 @@ def test_reading_list_page_and_toggle_without_javascript(built):
 # --- scale -----------------------------------------------------------------------------
 
 
-def test_home_page_stays_light_at_scale(taxonomy):
-    """5,876 papers: the home page gets a compact preview under the budget; map.html the full map."""
+def test_every_page_stays_light_at_scale(taxonomy):
+    """5,876 papers: the home page gets a compact preview, map.html an overview linking each topic's
+    own map, and the topic maps link every paper once; every page under the budget."""
     import time
 
     pages = synthetic_pages(SCALE, tuple(t.slug for t in taxonomy.tags))
@@ -303,17 +304,57 @@ def test_home_page_stays_light_at_scale(taxonomy):
     layout_seconds = time.perf_counter() - started
     env = make_environment(REPO / "templates")
     home = render_home(env, site)[urls.HOME]
-    full = render_map(env, site)[urls.MAP]
+    maps = render_map(env, site)
+    overview = maps[urls.MAP]
 
     assert len(home.encode("utf-8")) < HOME_BUDGET, len(home)
     assert 'class="map-preview"' in home and 'href="map.html"' in home
     assert "topic-map-svg" not in home          # no per-paper links on the home page at this size
-    assert full.count('<a href="papers/synthetic-paper-number-') == SCALE
-    assert full.count('<li data-group="') == len(taxonomy.tags)
-    assert "assets/topicmap.js" in full
+    assert "papers/synthetic-paper-number-" not in overview
+    assert overview.count('<li data-group="') == len(taxonomy.tags)
+    assert "assets/topicmap.js" in overview
+    topic_pages = {urls.map_topic_path(t.slug) for t in taxonomy.tags}
+    assert set(maps) == {urls.MAP} | topic_pages
+    assert all(f'href="{path}"' in overview for path in topic_pages)
+    linked = re.findall(r'<a href="\.\./papers/([^"]+)\.html"><title>', "".join(maps.values()))
+    assert sorted(linked) == sorted(p.paper.slug for p in pages)
+    sizes = {path: len(html.encode("utf-8")) for path, html in maps.items()}
+    assert max(sizes.values()) < HOME_BUDGET, max(sizes.items(), key=lambda item: item[1])
     tags_page = render_tag_index(env, site)[urls.TAG_INDEX]
     assert tags_page.count("<title>") == 1 + len(taxonomy.tags)
     assert layout_seconds < 30, layout_seconds
+
+
+def test_a_full_topic_page_stays_under_the_budget(taxonomy):
+    """The worst case the cap must hold: MAP_PAGE_POINTS papers on one topic page, each with a slug and
+    a title as long as the longest of the 5,000-paper corpus (52 and 150 characters), over a
+    backdrop of MAP_MAX_DOTS dots spread all over the map (no two in one cell)."""
+    from dataclasses import replace
+
+    count = topicmap.MAP_MAX_DOTS + topicmap.MAP_PAGE_POINTS
+    pages = synthetic_pages(count, tuple(t.slug for t in taxonomy.tags[1:9]))
+    for i in range(topicmap.MAP_PAGE_POINTS):
+        slug = f"a-slug-of-the-longest-length-seen-in-the-corpus-{i:04d}"
+        pages[i] = replace(pages[i], title_text=(f"{i:04d} " + pages[i].title_text * 3)[:150],
+                           paper=replace(pages[i].paper, slug=slug, tags=("reinforcement-learning",)))
+    spread = [((i * 7919) % count / count, (i * 104729) % count / count) for i in range(count)]
+    site = build_site_data(SiteConfig(title="Scale", description="Many papers."), pages, taxonomy)
+    site = replace(site, topic_map=topicmap.layout_map(pages, spread, taxonomy))
+    maps = render_map(make_environment(REPO / "templates"), site)
+    page = maps[urls.map_topic_path("reinforcement-learning")]
+    assert page.count('<a href="../papers/a-slug-of-the-longest') == topicmap.MAP_PAGE_POINTS
+    assert page.count("h0") > 0.85 * topicmap.MAP_MAX_DOTS     # the other topics' share of the dots, no two in one cell
+    assert len(page.encode("utf-8")) < HOME_BUDGET, len(page)
+    assert max(len(html.encode("utf-8")) for html in maps.values()) < HOME_BUDGET
+
+
+def test_map_links_every_paper_up_to_the_cap(taxonomy):
+    pages = synthetic_pages(topicmap.MAP_PAGE_POINTS, tuple(t.slug for t in taxonomy.tags))
+    site = build_site_data(SiteConfig(title="Cap", description="Just few enough."), pages, taxonomy)
+    maps = render_map(make_environment(REPO / "templates"), site)
+    assert list(maps) == [urls.MAP] and not site.topic_map.overview
+    assert maps[urls.MAP].count('<a href="papers/synthetic-paper-number-') == len(pages)
+    assert len(maps[urls.MAP].encode("utf-8")) < HOME_BUDGET
 
 
 def test_small_collection_keeps_the_full_map_on_the_home_page(taxonomy):
@@ -328,3 +369,309 @@ def test_preview_is_bounded():
     cells = [(x, y) for x in range(100) for y in range(60)]
     path = topicmap.relative_dots(cells)
     assert path.startswith("M0 0h0") and path.count("h0") == len(cells)
+
+
+def test_overview_dots_are_bounded_and_show_every_topic(taxonomy):
+    slugs = tuple(t.slug for t in taxonomy.tags)
+    tm = topicmap.build_topic_map(synthetic_pages(SCALE, slugs), taxonomy)
+    assert tm.overview and topicmap.MAP_MAX_DOTS <= tm.dot_count <= topicmap.MAP_MAX_DOTS + len(tm.groups)
+    assert all(g.dots.startswith("M") for g in tm.groups)
+    assert sum(g.dots.count("h0") for g in tm.groups) <= tm.dot_count
+
+
+def test_labels_name_distinct_colours_without_overlapping(taxonomy):
+    slugs = tuple(t.slug for t in taxonomy.tags)
+    tm = topicmap.build_topic_map(synthetic_pages(2000, slugs), taxonomy)
+    coloured = {g.key: g.name for g in tm.groups[:len(topicmap.PALETTE)]}
+    assert tm.labels and all(coloured[label.key] == label.name for label in tm.labels)
+    boxes = []
+    for label in tm.labels:
+        half = len(label.name) * topicmap.LABEL_CHAR_WIDTH / 2
+        assert half <= label.x <= tm.width - half and topicmap.LABEL_SIZE <= label.y <= tm.height
+        boxes.append((label.x - half, label.y - topicmap.LABEL_SIZE, label.x + half, label.y))
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1:]:
+            assert not (a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]), (a, b)
+
+
+def test_topic_parts_split_evenly_left_to_right(taxonomy, monkeypatch):
+    monkeypatch.setattr(topicmap, "MAP_PAGE_POINTS", 40)
+    tm = topicmap.build_topic_map(synthetic_pages(300, ("optimization", "robotics", "fairness")), taxonomy)
+    parts = topicmap.topic_parts(tm)
+    for group in tm.groups:       # 100 papers each: three parts of 33 or 34
+        sizes = [len(part.points) for part in parts[group.key]]
+        assert sizes == [33, 33, 34], sizes
+        assert sorted(p.slug for part in parts[group.key] for p in part.points) == sorted(p.slug for p in group.points)
+        assert all(part.rest == group.dots and part.backdrop for part in parts[group.key])
+        xs = [(min(p.x for p in part.points), max(p.x for p in part.points)) for part in parts[group.key]]
+        assert all(left[1] <= right[0] for left, right in zip(xs, xs[1:]))
+
+
+def test_untagged_papers_get_their_own_topic_page(taxonomy, monkeypatch):
+    from dataclasses import replace
+
+    monkeypatch.setattr(topicmap, "MAP_PAGE_POINTS", 5)
+    pages = synthetic_pages(12, ("optimization", "robotics"))
+    pages[:3] = [replace(p, paper=replace(p.paper, tags=())) for p in pages[:3]]
+    site = build_site_data(SiteConfig(title="Small", description="A few papers."), pages, taxonomy)
+    maps = render_map(make_environment(REPO / "templates"), site)
+    page = maps[urls.map_topic_path(topicmap.UNTAGGED_KEY)]
+    assert urls.map_topic_path(topicmap.UNTAGGED_KEY) == "map/_untagged.html"   # "_" is in no tag slug
+    assert sorted(re.findall(r'<a href="\.\./papers/([^"]+)\.html"><title>', page)) == sorted(p.paper.slug for p in pages[:3])
+    assert "No topic" in page and 'href="../tags/' not in page.split('<main', 1)[1].split("</header>", 1)[0]
+    assert f'href="{urls.map_topic_path(topicmap.UNTAGGED_KEY)}"' in maps[urls.MAP]
+
+
+# --- overview and topic pages (a collection above MAP_PAGE_POINTS) -----------------------
+
+SAMPLE = REPO / "tests" / "fixtures" / "ml-sample.jsonl"
+SMALL_CAP = 6      # with the 59-paper sample: map.html is an overview and the larger topics come in parts
+
+
+@pytest.fixture(scope="module")
+def sample_project(tmp_path_factory) -> Path:
+    """The real-corpus sample (tests/test_scale.py), imported once."""
+    import contextlib
+    import io
+
+    from papersite.cli import main
+
+    root = make_project(tmp_path_factory.mktemp("overview") / "proj")
+    with contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(io.StringIO()):
+        assert main(["import", str(SAMPLE), "--content", str(root / "content")]) == 0
+    return root
+
+
+def build_with_small_cap(root: Path) -> Path:
+    from papersite.cli import main
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(topicmap, "MAP_PAGE_POINTS", SMALL_CAP)
+        assert main(build_args(root)) == 0
+    return root / "site"
+
+
+@pytest.fixture(scope="module")
+def overview(sample_project) -> Path:
+    return build_with_small_cap(sample_project)
+
+
+def map_pages(site: Path) -> list[Path]:
+    return sorted((site / "map").rglob("*.html"))
+
+
+def resolve(site: Path, page: Path, href: str) -> str:
+    import posixpath
+
+    return posixpath.normpath(posixpath.join(posixpath.dirname(str(page.relative_to(site))), href))
+
+
+def topic_links(site: Path) -> dict[str, list[str]]:
+    """Paper page path -> the keys of the topic pages that link it, each with a title."""
+    found: dict[str, list[str]] = {}
+    for page in map_pages(site):
+        key = page.relative_to(site / "map").parts[0].removesuffix(".html")
+        for link in scan(page).map_links:
+            assert link["title"], (page, link)
+            found.setdefault(resolve(site, page, link["href"]), []).append(key)
+    return found
+
+
+def first_tags(root: Path) -> dict[str, str]:
+    """Paper page path -> the key of its first tag, from the content."""
+    found = {}
+    for path in (root / "content" / "papers").glob("*.md"):
+        text = path.read_text(encoding="utf-8")
+        slug = re.search(r"^slug: (\S+)", text, re.M).group(1)
+        tags = re.search(r"^tags: \[([^\]]*)\]", text, re.M).group(1)
+        found[urls.paper_path(slug)] = tags.split(",")[0].strip() or topicmap.UNTAGGED_KEY
+    return found
+
+
+def test_overview_links_every_topic_page_and_no_paper(overview):
+    parsed = scan(overview / urls.MAP)
+    targets = {resolve(overview, overview / urls.MAP, link["href"]) for link in parsed.map_links}
+    first_pages = {str(p.relative_to(overview)) for p in map_pages(overview) if "/page-" not in str(p)}
+    assert targets == first_pages and len(first_pages) == len(parsed.legend) > 1
+    assert not any(t.startswith("papers/") for t in targets)
+    text = (overview / urls.MAP).read_text(encoding="utf-8")
+    assert 'href="papers/' not in text[text.index('<figure class="topic-map'):text.index("</figure>")]
+    assert "assets/topicmap.js" in text and 'class="tm-label"' in text
+    # Each topic's dots are one link named by the topic; its name on the map repeats it for the mouse only.
+    assert all(re.fullmatch(r".+: \d+ papers?", link["title"]) for link in parsed.map_links if link["title"])
+    assert re.search(r'<g class="tm-labels"[^>]*aria-hidden="true"', text)
+    assert all('tabindex="-1"' in label for label in re.findall(r'<a class="tm-label"[^>]*>', text))
+
+
+def test_every_paper_is_linked_from_exactly_one_topic_page(overview, sample_project):
+    assert topic_links(overview) == {path: [key] for path, key in first_tags(sample_project).items()}
+
+
+def test_large_topics_are_split_into_linked_parts(overview, sample_project):
+    from collections import Counter
+
+    sizes = Counter(first_tags(sample_project).values())
+    large = [key for key, size in sizes.items() if size > SMALL_CAP]
+    assert large, sizes
+    for key in large:
+        parts = -(-sizes[key] // SMALL_CAP)
+        paths = [overview / urls.map_topic_path(key, n) for n in range(1, parts + 1)]
+        assert all(p.is_file() for p in paths) and not (overview / urls.map_topic_path(key, parts + 1)).exists()
+        lefts = []
+        for number, path in enumerate(paths, start=1):
+            text = path.read_text(encoding="utf-8")
+            links = scan(path).map_links
+            assert sizes[key] // parts <= len(links) <= SMALL_CAP
+            lefts.append((min(link["x"] for link in links), max(link["x"] for link in links)))
+            assert f"part {number} of {parts}" in text and 'class="tm-rest"' in text
+            prev = re.search(r'<a href="([^"]+)" rel="prev">', text)
+            after = re.search(r'<a href="([^"]+)" rel="next">', text)
+            assert (prev is None) == (number == 1) and (after is None) == (number == parts)
+            if prev:
+                assert resolve(overview, path, prev.group(1)) == str(paths[number - 2].relative_to(overview))
+            if after:
+                assert resolve(overview, path, after.group(1)) == str(paths[number].relative_to(overview))
+        # Parts go left to right.
+        assert all(left[1] <= right[0] for left, right in zip(lefts, lefts[1:])), lefts
+
+
+def test_topic_pages_link_back_with_breadcrumbs(overview):
+    for page in map_pages(overview):
+        text = page.read_text(encoding="utf-8")
+        crumbs = re.search(r'<nav class="breadcrumbs".*?</nav>', text, re.S).group(0)
+        hrefs = [resolve(overview, page, h) for h in re.findall(r'href="([^"]+)"', crumbs)]
+        assert hrefs[:2] == [urls.HOME, urls.MAP], page
+        key = page.relative_to(overview / "map").parts[0].removesuffix(".html")
+        links = [resolve(overview, page, h) for h in re.findall(r'href="([^"]+)"', text)]
+        assert urls.MAP in links and urls.tag_path(key) in links
+        assert "assets/topicmap.js" not in text        # one topic: nothing to filter
+
+
+def test_map_pages_are_valid_safe_and_light(overview):
+    import pagescan
+
+    assert [p for p in check_site(overview) if "search.js" not in p] == []
+    for page in [overview / urls.MAP, *map_pages(overview)]:
+        assert pagescan.page_problems(overview, page) == [], page
+        text = page.read_text(encoding="utf-8")
+        assert " style=" not in text and len(text.encode("utf-8")) < HOME_BUDGET
+
+
+def test_map_pages_pass_the_nu_html_checker(overview):
+    from test_validity import need_java, nu_check
+
+    need_java()
+    others = tuple(str(p.relative_to(overview)) for p in overview.rglob("*.html")
+                   if p.relative_to(overview).parts[0] != "map" and p.name != urls.MAP)
+    assert nu_check(overview, skip=others) == []
+
+
+def test_overview_build_is_byte_identical(overview, sample_project, tmp_path):
+    import shutil
+
+    root = tmp_path / "again"
+    shutil.copytree(sample_project / "content", root / "content")
+    shutil.copyfile(sample_project / "site.yml", root / "site.yml")
+    again = build_with_small_cap(root)
+    names = [p.relative_to(overview) for p in [overview / urls.MAP, *map_pages(overview)]]
+    assert names == [p.relative_to(again) for p in [again / urls.MAP, *map_pages(again)]]
+    assert all((again / name).read_bytes() == (overview / name).read_bytes() for name in names)
+
+
+def test_an_incremental_build_moves_a_paper_to_its_new_topic_page(sample_project, tmp_path, monkeypatch):
+    """Topic pages are keyed on the map (tracking.py): after a paper changes its first topic the kept
+    and re-rendered pages together are what a clean build writes."""
+    import shutil
+
+    import papersite.pipeline as pipeline
+    from papersite.pipeline import BuildOptions, build
+
+    code = pipeline.code_version()
+    monkeypatch.setattr(pipeline, "code_version", lambda: code)   # another module edited meanwhile must not turn the build cold
+    monkeypatch.setattr(topicmap, "MAP_PAGE_POINTS", SMALL_CAP)
+    root = tmp_path / "proj"
+    shutil.copytree(sample_project / "content", root / "content")
+    shutil.copyfile(sample_project / "site.yml", root / "site.yml")
+
+    def options(out: Path, **extra) -> BuildOptions:
+        return BuildOptions(content=root / "content", config=root / "site.yml", out=out, jobs=1, **extra)
+
+    build(options(root / "site"))
+    # Swapping a paper's first two tags keeps every tag's count (in every page's key), so only
+    # what shows the map, the paper or its tags is rendered again.
+    source, text, tags = next((path, text, tags) for path in sorted((root / "content" / "papers").glob("*.md"))
+                              for text in [path.read_text(encoding="utf-8")]
+                              for tags in [re.search(r"^tags: \[([^\]]*)\]", text, re.M).group(1).split(", ")]
+                              if len(tags) > 1)
+    new_tag = tags[1]
+    source.write_text(text.replace(f"tags: [{', '.join(tags)}]", f"tags: [{', '.join([tags[1], tags[0], *tags[2:]])}]"),
+                      encoding="utf-8")
+    result = build(options(root / "site"))
+    assert result.reused > result.pages // 2
+
+    site = root / "site"
+    links = topic_links(site)
+    assert links == {path: [key] for path, key in first_tags(root).items()}
+    slug = re.search(r"^slug: (\S+)", text, re.M).group(1)
+    assert links[urls.paper_path(slug)] == [new_tag]
+    clean = tmp_path / "clean"
+    build(options(clean / "site", clean=True, cache_dir=clean / "cache"))
+    ours = sorted(p.relative_to(site) for p in site.rglob("*.html"))
+    assert ours == sorted(p.relative_to(clean / "site") for p in (clean / "site").rglob("*.html"))
+    assert [p for p in ours if (site / p).read_bytes() != (clean / "site" / p).read_bytes()] == []
+
+
+# Where on the screen a dot of the topic's path is the topmost thing (its "M x y h0 m dx dy h0 ..." walked).
+DOT_ON_TOP = """(key) => {
+  const path = document.querySelector(`.tm-group[data-group="${key}"] path`);
+  const link = path.closest("a");
+  let x = 0, y = 0;
+  for (const [, command, dx, dy] of path.getAttribute("d").matchAll(/([Mm])(-?\\d+) ?(-?\\d+)h0/g)) {
+    x = command === "M" ? +dx : x + +dx;
+    y = command === "M" ? +dy : y + +dy;
+    const point = new DOMPoint(x, y).matrixTransform(path.getScreenCTM());
+    const hit = document.elementFromPoint(point.x, point.y);
+    if (hit && hit.closest("a") === link) return [point.x, point.y];
+  }
+  return null;
+}"""
+
+
+@pytest.mark.browser
+def test_overview_legend_filters_topics_and_their_labels(overview, page):
+    page.goto((overview / urls.MAP).resolve().as_uri())
+    first = page.locator(".legend-filter").first
+    key = first.get_attribute("data-group")
+    count = page.locator(f'.tm-group[data-group="{key}"]').get_attribute("data-count")
+    first.click()
+    assert f"Highlighting 1 topic ({count} paper" in page.locator(".map-status").inner_text()
+    assert page.locator(".tm-group.tm-faded").count() == page.locator(".tm-group").count() - 1
+    assert page.locator(".tm-label.tm-faded").count() == page.locator(".tm-label").count() - 1
+    page.click(".map-clear")
+    # A topic's dots open its own map: click one that nothing drawn later covers.
+    page.locator(".topic-map-svg").scroll_into_view_if_needed()
+    x, y = page.evaluate(DOT_ON_TOP, key)
+    page.mouse.click(x, y)
+    page.wait_for_url(re.compile(re.escape(urls.map_topic_path(key)) + "$"))
+    assert page.locator(".topic-map-svg a").count() > 0
+    assert page.console_errors == []
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_axe_finds_no_violations_on_the_map_pages(browser, overview, scheme):
+    from axe_playwright_python.sync_playwright import Axe
+
+    split = next(p for p in map_pages(overview) if "/page-" in str(p))
+    context = browser.new_context(color_scheme=scheme)
+    tab = context.new_page()
+    problems = []
+    try:
+        for path in (overview / urls.MAP, map_pages(overview)[0], split):
+            tab.goto(path.resolve().as_uri(), wait_until="load")
+            for violation in Axe().run(tab).response["violations"]:
+                targets = [node["target"] for node in violation["nodes"]][:3]
+                problems.append(f"{scheme} {path.name}: {violation['id']} ({violation['impact']}): {violation['help']} at {targets}")
+    finally:
+        context.close()
+    assert problems == []
