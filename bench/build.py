@@ -70,7 +70,8 @@ def child_build(argv: list[str]) -> None:
                                 clean=ns.clean, jobs=ns.jobs))
     print(json.dumps({"seconds": result.seconds, "pages": result.pages, "files": result.files,
                       "rendered": result.rendered, "reused": result.reused, "warnings": len(result.warnings),
-                      "timings": dict(result.timings)}))
+                      "timings": dict(result.timings)}), flush=True)
+    os._exit(0)   # as build.py exits: without freeing the build's objects one by one
 
 
 def timed_process(cmd: list[str], cwd: Path | None = None) -> tuple[float, int, str]:

@@ -29,6 +29,7 @@ import io
 import os
 import pickle
 import sys
+import time
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import fields, is_dataclass
@@ -72,17 +73,53 @@ def code_version() -> bytes:
     return h.digest()
 
 
-def tree_version(*roots: Path) -> bytes:
+class FileDigests:
+    """Content digests of input files, remembered between builds by each file's inode, size and
+    modification time (as git's index does), so an unchanged file is not read again.
+
+    A file modified within RACY_SECONDS of the build is never remembered: a second edit in the
+    same timestamp tick could keep its size and time, and would then go unseen."""
+
+    RACY_SECONDS = 2.0
+
+    def __init__(self, known: dict | None = None):
+        self.known = known if isinstance(known, dict) else {}
+        self.seen: dict[str, tuple] = {}     # what the next build may trust
+        self.done: dict[str, bytes] = {}     # what this build has read
+        self.started = time.time_ns()
+
+    def of(self, path: str, data: bytes | None = None) -> bytes:
+        """The digest of the file at `path` (`data`: its bytes, if the caller has read them);
+        asked again in the same build, the same answer (a build reads each input once)."""
+        if data is None and path in self.done:
+            return self.done[path]
+        st = os.stat(path)
+        stamp = (st.st_ino, st.st_size, st.st_mtime_ns)
+        entry = self.known.get(path)
+        if data is None and entry is not None and entry[0] == stamp:
+            value = entry[1]
+        else:
+            if data is None:
+                with open(path, "rb") as f:
+                    data = f.read()
+            value = digest(data)
+        if st.st_mtime_ns < self.started - self.RACY_SECONDS * 1e9:
+            self.seen[path] = (stamp, value)
+        self.done[path] = value
+        return value
+
+
+def tree_version(*roots: Path, files: FileDigests | None = None) -> bytes:
     """Names and bytes of every file under each root (templates, content): any edit changes it."""
+    files = files or FileDigests()
     h = hashlib.blake2b(digest_size=DIGEST_SIZE)
     for root in roots:
         h.update(os.fsencode(root) + b"\0")
         if root.is_file():
-            h.update(b"file\0" + root.read_bytes())
+            h.update(b"file\0" + files.of(str(root)))
             continue
         for rel in sorted(walk_files(str(root))) if root.is_dir() else []:
-            with open(os.path.join(root, rel), "rb") as f:
-                h.update(os.fsencode(rel) + b"\0" + digest(f.read()))
+            h.update(os.fsencode(rel) + b"\0" + files.of(os.path.join(root, rel)))
     return h.digest()
 
 
@@ -133,7 +170,10 @@ class Fingerprinter:
             hit = self.memo.get(id(value))
             if hit is not None and hit[0] is value:
                 return hit[1]
-            if any(type(v) in (tuple, list) and len(v) > 8 for v in (getattr(value, f.name) for f in fields(value))):
+            source_key = getattr(value, "source_key", b"")
+            if source_key:   # a digest of everything the value was made from (model.Paper)
+                result = digest(f"k{kind.__module__}.{kind.__qualname__}".encode() + source_key)
+            elif any(type(v) in (tuple, list) and len(v) > 8 for v in (getattr(value, f.name) for f in fields(value))):
                 h = hashlib.blake2b(f"d{kind.__module__}.{kind.__qualname__}".encode(), digest_size=DIGEST_SIZE)
                 for f in fields(value):
                     h.update(f.name.encode() + b"=" + self(getattr(value, f.name)))
@@ -182,8 +222,6 @@ class BuildCache:
         self.saved: tuple | None = None   # identity of the state file this cache last wrote
         self.hits = {name: 0 for name in SECTIONS}
         self.misses = {name: 0 for name in SECTIONS}
-        # In a forked worker: (entries it made, keys it read), sent back to the build (parallel.Background).
-        self.journal: tuple[dict, set] | None = None
 
     @property
     def loaded(self) -> bool:
@@ -197,22 +235,10 @@ class BuildCache:
             return default
         self.hits[section] += 1
         self.new[section][key] = value
-        if self.journal is not None:
-            self.journal[1].add((section, key))   # the build has the value already: the key will do
         return value
 
     def put(self, section: str, key, value) -> None:
         self.new[section][key] = value
-        if self.journal is not None:
-            self.journal[0][section, key] = value
-
-    def replay(self, journal: tuple[dict, set]) -> None:
-        """Keep what a worker's journal says it made or read."""
-        made, read = journal
-        for section, key in read:
-            self.new[section][key] = self.old[section][key]
-        for (section, key), value in made.items():
-            self.new[section][key] = value
 
     def previous(self, section: str) -> dict:
         return self.old[section]

@@ -6,9 +6,10 @@ Every problem in every file is collected; the caller aborts once with all of the
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from pathlib import Path
 
-from .cache import BuildCache, digest, fingerprint
+from .cache import BuildCache, FileDigests, digest, fingerprint
 from .errors import Report, SiteError
 from .markup import is_safe_url
 from .model import Paper, Tag, Taxonomy
@@ -28,12 +29,15 @@ ALLOWED_KEYS = ("id", "slug", "title", "title_source", "venue", "year", *LIST_KE
 TAG_KEYS = ("slug", "name", "description", "phrases")
 
 
-def load_content(content_dir: Path, report: Report, cache: BuildCache | None = None) -> tuple[list[Paper], Taxonomy]:
+def load_content(content_dir: Path, report: Report, cache: BuildCache | None = None,
+                 files: FileDigests | None = None) -> tuple[list[Paper], Taxonomy]:
     """Load tags.yml and every paper; problems go into `report` (errors abort later, all at once).
 
     With a `cache`, a file whose bytes, path and taxonomy are unchanged since the last build
-    gives the same Paper without parsing; only files that loaded without any problem are kept.
+    gives the same Paper without parsing (nor reading, when `files` knows its digest); only
+    files that loaded without any problem are kept.
     """
+    files = files or FileDigests()
     if not content_dir.is_dir():
         raise SiteError.at(str(content_dir), None, "content directory not found (pass --content DIR)")
     taxonomy = load_taxonomy(content_dir / "tags.yml")
@@ -42,12 +46,14 @@ def load_content(content_dir: Path, report: Report, cache: BuildCache | None = N
     for path in find_paper_files(content_dir):
         data = key = None
         if cache is not None:
-            data = path.read_bytes()
-            key = digest(str(path).encode("utf-8", "surrogateescape") + b"\0" + taxonomy_key + data)
+            key = paper_key(path, taxonomy_key, files.of(str(path)))
             paper = cache.get("papers", key)
             if paper is not None:
                 papers.append(paper)
                 continue
+            # Parsed from the bytes read now, kept under their digest (the file may have changed since stat).
+            data = path.read_bytes()
+            key = paper_key(path, taxonomy_key, files.of(str(path), data))
         problems_before = len(report.errors) + len(report.warnings)
         try:
             paper = load_paper(path, taxonomy, report, data)
@@ -55,11 +61,17 @@ def load_content(content_dir: Path, report: Report, cache: BuildCache | None = N
             report.absorb(err)
             continue
         if paper is not None:
+            if key is not None:
+                paper = replace(paper, source_key=key)
             papers.append(paper)
             if cache is not None and len(report.errors) + len(report.warnings) == problems_before:
                 cache.put("papers", key, paper)
     check_unique(papers, report)
     return sort_papers(papers), taxonomy
+
+
+def paper_key(path: Path, taxonomy_key: bytes, file_digest: bytes) -> bytes:
+    return digest(str(path).encode("utf-8", "surrogateescape") + b"\0" + taxonomy_key + file_digest)
 
 
 def find_paper_files(content_dir: Path) -> list[Path]:

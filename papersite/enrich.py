@@ -6,10 +6,10 @@ Pure over its inputs: the same papers give the same PaperPages.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from . import parallel
-from .cache import BuildCache, digest
+from .cache import BuildCache, digest, fingerprint
 from .errors import Report
 from .timing import timed
 from .latex import flatten_markdown
@@ -43,6 +43,9 @@ class PaperPage:
     prev_slug: str | None
     next_slug: str | None
     related: tuple[RelatedLink, ...]
+    # Everything else is made from the paper, its neighbours' slugs and `related`: a digest of
+    # those, when the paper's is known, fingerprints the page (see model.Paper.source_key).
+    source_key: bytes = field(default=b"", compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -80,6 +83,9 @@ def read_papers(papers: list[Paper], report: Report, cache: BuildCache | None = 
             next_slug=papers[i + 1].slug if i + 1 < len(papers) else None,
             related=(),
         ))
+        if paper.source_key:
+            neighbours = f"{pages[-1].prev_slug}\0{pages[-1].next_slug}".encode("utf-8", "surrogatepass")
+            pages[-1] = replace(pages[-1], source_key=digest(b"paper page\0" + paper.source_key + neighbours))
     return pages
 
 
@@ -87,12 +93,12 @@ def relate_papers(pages: list[PaperPage]) -> list[PaperPage]:
     """The pages with their related papers."""
     with timed("related papers"):
         related = related_papers([f"{p.title_text}. {p.text}" for p in pages])
-    return [
-        replace(page, related=tuple(
-            RelatedLink(pages[r.index].paper.slug, pages[r.index].title_html, r.shared_terms) for r in found
-        ))
-        for page, found in zip(pages, related)
-    ]
+    related_pages = []
+    for page, found in zip(pages, related):
+        links = tuple(RelatedLink(pages[r.index].paper.slug, pages[r.index].title_html, r.shared_terms) for r in found)
+        key = digest(page.source_key + fingerprint(links)) if page.source_key else b""
+        related_pages.append(replace(page, related=links, source_key=key))
+    return related_pages
 
 
 def render_texts(papers: list[Paper], report: Report, cache: BuildCache | None, jobs: int) -> list[RenderedText]:

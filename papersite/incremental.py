@@ -194,10 +194,15 @@ def output_matches(out: Path, manifest: Mapping, checked: Mapping | None = None)
     return present == set(manifest) | {urls.MARKER}
 
 
-def record_manifest(cache: BuildCache, out: Path, files: Mapping, digests: Digests) -> None:
-    """What each output file is, for the next build to check its previous output against."""
+def record_manifest(cache: BuildCache, out: Path, files: Mapping, digests: Digests, previous: Mapping,
+                    copied: set[str]) -> None:
+    """What each output file is, for the next build to check its previous output against. A
+    file linked from the previous output is the same inode: its `previous` entry still holds."""
     digests.of(files)
-    for path in files:
+    for path, value in files.items():
+        if isinstance(value, Reused) and path not in copied and path in previous:
+            cache.put("manifest", path, previous[path])
+            continue
         try:
             st = os.stat(out / path)
         except OSError:

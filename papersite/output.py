@@ -77,12 +77,14 @@ def write_tree(root: Path, files: dict[str, str | bytes]) -> None:
         target.write_bytes(data.encode("utf-8") if isinstance(data, str) else data)
 
 
-def link_tree(root: Path, sources: dict[str, Path]) -> None:
-    """Hard-link each file of the previous output into the new tree (a copy where links fail).
+def link_tree(root: Path, sources: dict[str, Path]) -> set[str]:
+    """Hard-link each file of the previous output into the new tree (a copy where links fail);
+    the paths that had to be copied.
 
     The previous output is never written to, and the new tree replaces it whole, so a link
     is as good as a copy and costs no bytes."""
     made: set[Path] = set()
+    copied = set()
     for rel in sorted(sources):
         target = root / rel
         make_parent(target, made)
@@ -90,6 +92,8 @@ def link_tree(root: Path, sources: dict[str, Path]) -> None:
             os.link(sources[rel], target)
         except OSError:
             shutil.copyfile(sources[rel], target)
+            copied.add(rel)
+    return copied
 
 
 def copy_plan(copies: list[tuple[Path, str]]) -> dict[str, Path]:
@@ -138,11 +142,12 @@ def swap_in(new: Path, out: Path) -> None:
 
 
 def write_site(out: Path, files: dict[str, str | bytes], copies: list[tuple[Path, str]],
-               reuse: dict[str, Path] | None = None) -> None:
+               reuse: dict[str, Path] | None = None) -> set[str]:
     """Write `files` and copy each (source dir or file, destination) into a fresh tree, then swap it in.
 
     `reuse` maps output paths to files of the previous output that are linked in unchanged
-    (incremental builds; see incremental.py for when that is allowed)."""
+    (incremental builds; see incremental.py for when that is allowed); those that could not be
+    linked, only copied, are returned."""
     out = out.absolute()
     out.parent.mkdir(parents=True, exist_ok=True)
     remove_stale_temps(out)
@@ -155,11 +160,11 @@ def write_site(out: Path, files: dict[str, str | bytes], copies: list[tuple[Path
             else:
                 (tmp / dest).parent.mkdir(parents=True, exist_ok=True)
                 shutil.copyfile(source, tmp / dest)
-        if reuse:
-            link_tree(tmp, reuse)
+        copied = link_tree(tmp, reuse) if reuse else set()
         write_tree(tmp, files)
         (tmp / urls.MARKER).write_text("This directory is written by papersite; the next build replaces it whole.\n")
         swap_in(tmp, out)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
+    return copied

@@ -18,7 +18,6 @@ import signal
 import sys
 from typing import Callable, Sequence
 
-from . import cache as cache_
 from . import progress
 from .errors import SiteError
 
@@ -101,9 +100,8 @@ class Background:
     """`func()` computed in a forked process while the build goes on; `result()` waits for it.
 
     With one job (or no fork) it simply runs at `result()`. The value comes back pickled
-    through a pipe, with the build-cache entries the worker read or made (so memoised work
-    done there is kept for the next build); a SiteError keeps its problems; any other failure
-    is re-raised here with the worker's traceback.
+    through a pipe; a SiteError keeps its problems; any other failure is re-raised here
+    with the worker's traceback.
     """
 
     def __init__(self, func: Callable, jobs: int):
@@ -118,11 +116,8 @@ class Background:
             try:
                 os.close(read)
                 _start_worker()
-                cache = cache_.current()
-                if cache is not None:
-                    cache.journal = ({}, set())
                 try:
-                    outcome = ("ok", (func(), cache.journal if cache is not None else None))
+                    outcome = ("ok", func())
                 except SiteError as err:
                     outcome = ("error", list(err.problems))
                 except BaseException:
@@ -157,10 +152,6 @@ class Background:
             raise SiteError(value)
         if status == "crash":
             raise RuntimeError(f"a build worker failed:\n{value}")
-        value, journal = value
-        cache = cache_.current()
-        if journal and cache is not None:
-            cache.replay(journal)
         return value
 
     def cancel(self) -> None:

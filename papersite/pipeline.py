@@ -10,8 +10,8 @@ from pathlib import Path
 
 from . import parallel, timing, urls
 from . import progress as progress_
-from .cache import (BuildCache, code_version, default_cache_path, digest, fingerprint, read_sealed, state_path,
-                    tree_version)
+from .cache import (BuildCache, FileDigests, code_version, default_cache_path, digest, fingerprint, read_sealed,
+                    state_path, tree_version)
 from .config import load_config
 from .content import load_content
 from .enrich import read_papers, relate_papers
@@ -89,19 +89,17 @@ def collector_paused():
             gc.enable()
 
 
-def input_version(options: BuildOptions, code: bytes) -> bytes:
+def input_version(options: BuildOptions, code: bytes, files: FileDigests) -> bytes:
     """Everything a build reads: the code, and every file of the content, config, templates and static files."""
     parts = [code, repr(options.base_url).encode()]
     for path in (options.content, options.config, options.templates, options.static, options.lunr_js):
-        parts.append(tree_version(path))
+        parts.append(tree_version(path, files=files))
     return digest(b"\0".join(parts))
 
 
-def unchanged_result(options: BuildOptions, cache_path: Path, code: bytes, inputs: bytes, out: Path,
-                     started: float) -> BuildResult | None:
+def unchanged_result(options: BuildOptions, state: dict, inputs: bytes, out: Path, started: float) -> BuildResult | None:
     """When no input changed since the last build and its output is intact, that output is this
     build's: nothing is read beyond the inputs' bytes, nothing is written; its warnings are repeated."""
-    state, _ = read_sealed(state_path(cache_path), code)
     if not state or state.get("input") != inputs or not output_matches(out, state.get("manifest", {})):
         return None
     warnings = tuple(state.get("warnings", ()))
@@ -110,6 +108,17 @@ def unchanged_result(options: BuildOptions, cache_path: Path, code: bytes, input
     pages = state.get("page_count", 0)
     return BuildResult(pages, state.get("file_count", 0), warnings, time.perf_counter() - started, tuple(state.get("notes", ())),
                        rendered=0, reused=pages, timings=(("unchanged check", time.perf_counter() - started),))
+
+
+def make_search_and_exports(site, cache_path: Path, code: bytes, read: bool) -> dict[str, str | bytes]:
+    """The search index and the exports, with a build cache of their own that the worker making
+    them reads and writes itself: it holds memoised results only (pure, so nothing in it has to
+    agree with the main cache), and the build process is spared loading and saving it."""
+    cache = BuildCache.open(cache_path, code, read=read)
+    with cache.active():
+        files = {**build_search_files(site), **export_files(site)}
+    cache.save()
+    return files
 
 
 def _build(options: BuildOptions, warm: WarmCache | None) -> BuildResult:
@@ -125,9 +134,11 @@ def _build(options: BuildOptions, warm: WarmCache | None) -> BuildResult:
     out = options.out.absolute()
     cache_path = default_cache_path(out, options.cache_dir)
     code = code_version()
-    inputs = input_version(options, code)
-    if not options.clean and not report.errors:
-        unchanged = unchanged_result(options, cache_path, code, inputs, out, started)
+    state = None if options.clean else read_sealed(state_path(cache_path), code)[0]
+    sources = FileDigests(state.get("files") if state else None)
+    inputs = input_version(options, code, sources)
+    if state and not report.errors:
+        unchanged = unchanged_result(options, state, inputs, out, started)
         if unchanged is not None:
             return unchanged
     kept = BuildCache.reopen(warm.cache, cache_path, code) if warm and warm.cache and not options.clean else None
@@ -135,24 +146,25 @@ def _build(options: BuildOptions, warm: WarmCache | None) -> BuildResult:
     with cache.active(), timing.recording() as timings:
         progress_.stage("reading content")
         with timed("content"):
-            papers, taxonomy = load_content(options.content, report, cache)
+            papers, taxonomy = load_content(options.content, report, cache, sources)
         if not options.lunr_js.is_file():
             report.error(str(options.lunr_js), None, "lunr.js is missing: run `npm ci` in the project first")
         report.raise_errors()
-        env = make_environment(options.templates)
+        env = make_environment(options.templates, None if options.clean else cache_path.with_name(cache_path.name + ".templates"))
         progress_.stage(f"preparing {len(papers)} papers")
         pages = read_papers(papers, report, cache, jobs)
         # Search and the exports read the papers' text, not their related papers or the pages:
         # a worker makes them while related papers are ranked and the pages render.
         early = build_site_data(config, pages, taxonomy, layout_map=False)
-        background = parallel.Background(lambda: {**build_search_files(early), **export_files(early)}, jobs)
+        side = cache_path.with_name(cache_path.name + ".search-exports")
+        background = parallel.Background(lambda: make_search_and_exports(early, side, code, not options.clean), jobs)
         try:
             pages = relate_papers(pages)
             with timed("site data"):
                 site = build_site_data(config, pages, taxonomy)
             # What every page shows (config, tags and their counts: the sidebar) is part of every page's key.
             session = Session(cache, out, site, fingerprint,
-                              digest(cache.code + tree_version(options.templates) + fingerprint(site_summary(site))))
+                              digest(cache.code + tree_version(options.templates, files=sources) + fingerprint(site_summary(site))))
             digests = session.digests
             progress_.stage("rendering pages")
             with timed("render"):
@@ -183,11 +195,12 @@ def _build(options: BuildOptions, warm: WarmCache | None) -> BuildResult:
                     cache.put("manifest", path, session.manifest[path])
             else:
                 write, link = split_for_writing(files, out)
-                write_site(out, write, [], reuse=link)
-                record_manifest(cache, out, files, digests)
+                copied = write_site(out, write, [], reuse=link)
+                record_manifest(cache, out, files, digests, session.manifest, copied)
         with timed("cache"):
             # An input edited while this build ran may or may not be in its output: record no input version then.
-            cache.save(input=inputs if input_version(options, code) == inputs else None, warnings=tuple(report.warnings),
+            edited_meanwhile = input_version(options, code, FileDigests(sources.seen)) != inputs
+            cache.save(input=None if edited_meanwhile else inputs, files=sources.seen, warnings=tuple(report.warnings),
                        notes=notes, page_count=html_pages, file_count=generated)
             if warm is not None:
                 warm.cache = cache

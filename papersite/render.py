@@ -84,12 +84,18 @@ def build_site_data(config: SiteConfig, papers: list[PaperPage], taxonomy: Taxon
     )
 
 
-def make_environment(templates_dir: Path) -> jinja2.Environment:
-    """A Jinja environment with every template compiled, so syntax errors surface before any output."""
+def make_environment(templates_dir: Path, bytecode_dir: Path | None = None) -> jinja2.Environment:
+    """A Jinja environment with every template compiled, so syntax errors surface before any output.
+
+    With `bytecode_dir`, compiled templates are kept there (Jinja checks each against its
+    template's source) and the next build loads them instead of compiling again."""
     if not templates_dir.is_dir():
         raise SiteError.at(str(templates_dir), None, "templates directory not found")
+    if bytecode_dir is not None:
+        bytecode_dir.mkdir(parents=True, exist_ok=True)
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(templates_dir)),
+        bytecode_cache=jinja2.FileSystemBytecodeCache(str(bytecode_dir)) if bytecode_dir is not None else None,
         autoescape=True,
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,

@@ -2,8 +2,9 @@
 
 - The server is http.server over the output directory, which the build replaces atomically,
   so a request sees either the old site or the new one, never half of each.
-- A watcher polls the mtimes and sizes of content/, templates/, static/ and the config every
-  POLL_SECONDS and rebuilds (into the same --out) once they stop changing.
+- A watcher snapshots the mtimes and sizes of content/, templates/, static/ and the config when
+  inotify says they changed (or every POLL_SECONDS where there is no inotify; see watch.py) and
+  rebuilds (into the same --out) once they stop changing.
 - A failed rebuild prints `path:line: message` and the last good site stays up.
 - Live reload: every HTML response gets `<script src="/__papersite/livereload.js">`, added
   while it is sent; the script asks `/__papersite/build-id?since=ID` with the page's build id,
@@ -34,12 +35,14 @@ from . import urls
 from .errors import Problem, SiteError
 from .pipeline import BuildOptions, BuildResult, WarmCache, build
 from .progress import Progress
+from .watch import IDLE_SECONDS, POLL_SECONDS, ChangeSignal, changed_files, snapshot
 
 HOST = "127.0.0.1"
-POLL_SECONDS = 0.2
 # A page's request for the next build id is held this long at most (then asked again).
 LONG_POLL_SECONDS = 20.0
-SETTLE_POLLS = 10           # wait at most this many polls for a burst of saves to settle
+# A save is often several writes: the files must stay the same this long before a rebuild.
+SETTLE_SECONDS = 0.05
+SETTLE_TRIES = 40
 PREFIX = "/__papersite/"
 LIVERELOAD_URL = PREFIX + "livereload.js"
 BUILD_ID_URL = PREFIX + "build-id"
@@ -54,38 +57,12 @@ def plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
-def snapshot(paths: list[Path]) -> dict[str, tuple[int, int]]:
-    """(mtime, size) of every watched file; editor droppings (.swp, ~, #...#) are ignored."""
-    found: dict[str, tuple[int, int]] = {}
-
-    def add(path: str) -> None:
-        try:
-            st = os.stat(path)
-        except OSError:
-            return
-        found[path] = (st.st_mtime_ns, st.st_size)
-
-    for root in paths:
-        if root.is_file():
-            add(str(root))
-            continue
-        for dirpath, dirnames, filenames in os.walk(root):
-            dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
-            for name in sorted(filenames):
-                if not (name.startswith((".", "#")) or name.endswith(("~", ".swp", ".tmp"))):
-                    add(os.path.join(dirpath, name))
-    return found
-
-
-def changed_files(before: dict, after: dict) -> list[str]:
-    return sorted(p for p in set(before) | set(after) if before.get(p) != after.get(p))
-
-
 class DevServer:
     def __init__(self, options: BuildOptions, port: int, explicit_base_url: bool):
         self.options = options
         self.lock = threading.Lock()
         self.warm = WarmCache()
+        self.changes = ChangeSignal(self.watched())
         self.built = threading.Condition(self.lock)   # notified when a build is served
         self.build_count = 0
         self.session = f"{os.getpid():x}"
@@ -147,13 +124,18 @@ class DevServer:
         return (self.options.out / urls.HOME).is_file()
 
     def watch(self) -> None:
+        changes = self.changes
         seen = snapshot(self.watched())
-        while not self.stop.wait(POLL_SECONDS):
+        while True:
+            changes.wait(POLL_SECONDS if changes.polling else IDLE_SECONDS)
+            if self.stop.is_set():
+                return
             now = snapshot(self.watched())
             if now == seen:
                 continue
-            for _ in range(SETTLE_POLLS):   # a save is often several writes: wait for quiet
-                if self.stop.wait(POLL_SECONDS):
+            for _ in range(SETTLE_TRIES):   # a save is often several writes: wait for quiet
+                changes.wait(SETTLE_SECONDS)
+                if self.stop.is_set():
                     return
                 later = snapshot(self.watched())
                 if later == now:
@@ -176,8 +158,10 @@ class DevServer:
             pass
         finally:
             self.stop.set()
+            self.changes.interrupt()
             self.httpd.server_close()
             watcher.join(timeout=30)
+            self.changes.close()
         say("serve: stopped")
         return 0
 

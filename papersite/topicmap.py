@@ -309,10 +309,10 @@ def topic_parts(tm: TopicMap) -> dict[str, tuple[TopicPart, ...]]:
     reading order. Behind the links, the other topics' papers and (on a topic of several parts)
     the topic's own are dots from the overview's sample, so those layers together stay within
     about MAP_MAX_DOTS dots however large the collection or the topic."""
-    dotted = sample_groups(tm.groups, tm.count)
     pages = {}
     for group in tm.groups:
-        backdrop = point_dots([p for key, points in dotted.items() if key != group.key for p in points])
+        # The other groups' overview dots, one subpath each: the same dots, no per-page layout work.
+        backdrop = "".join(other.dots for other in tm.groups if other.key != group.key)
         count = len(group.points)
         parts = max(1, -(-count // MAP_PAGE_POINTS))
         if parts == 1:
