@@ -34,7 +34,6 @@ import json
 import os
 import re
 import shutil
-import signal
 import statistics
 import subprocess
 import sys
@@ -164,7 +163,7 @@ def serve_latency(root: Path, runs: int) -> list[float]:
                 raise SystemExit("the dev server did not serve the edit")
         return times
     finally:
-        proc.send_signal(signal.SIGINT)
+        proc.terminate()   # SIGTERM: SIGINT is ignored when this script runs in the background
         proc.wait(timeout=60)
 
 

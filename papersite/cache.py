@@ -219,7 +219,10 @@ class BuildCache:
         self.new: dict[str, dict] = {name: {} for name in SECTIONS}
         self.base: dict | None = None     # the main file's sections, as read (before the delta)
         self.base_seal = b""
-        self.saved: tuple | None = None   # identity of the state file this cache last wrote
+        # What the cache files hold (as last read or written) and the identity of the state file
+        # then: the dev server's next build starts from it (`reopen`).
+        self.on_disk: dict | None = None
+        self.saved: tuple | None = None
         self.hits = {name: 0 for name in SECTIONS}
         self.misses = {name: 0 for name in SECTIONS}
 
@@ -259,6 +262,7 @@ class BuildCache:
         merged.update({name: state.get(name, {}) for name in STATE_SECTIONS})
         cache = cls(path, code, merged)
         cache.base, cache.base_seal = base, data["seal"]
+        cache.on_disk, cache.saved = cache.old, file_identity(state_path(path))
         return cache
 
     def save(self, **state) -> None:
@@ -279,17 +283,17 @@ class BuildCache:
         elif delta_size(delta) or delta_path(self.path).is_file():
             write_sealed(delta_path(self.path), self.code, {"base": self.base_seal, **delta})
         write_sealed(state_path(self.path), self.code, {**state, **{name: self.new[name] for name in STATE_SECTIONS}})
-        self.saved = file_identity(state_path(self.path))
+        self.on_disk, self.saved = self.new, file_identity(state_path(self.path))
 
     @classmethod
     def reopen(cls, saved: "BuildCache", path: Path | None, code: bytes) -> "BuildCache | None":
         """What `open` would read back from the files `saved` wrote, without reading them (the dev
         server's next build); None if they may have changed since (another build, a deletion)."""
-        if saved.path != path or saved.code != code or saved.base is None or saved.saved is None:
+        if saved.path != path or saved.code != code or saved.base is None or saved.on_disk is None:
             return None
         if path is None or file_identity(state_path(path)) != saved.saved:
             return None
-        cache = cls(path, code, {name: dict(saved.new[name]) for name in SECTIONS})
+        cache = cls(path, code, {name: dict(saved.on_disk[name]) for name in SECTIONS})
         cache.base, cache.base_seal = saved.base, saved.base_seal
         return cache
 

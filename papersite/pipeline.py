@@ -140,6 +140,8 @@ def _build(options: BuildOptions, warm: WarmCache | None) -> BuildResult:
     if state and not report.errors:
         unchanged = unchanged_result(options, state, inputs, out, started)
         if unchanged is not None:
+            if warm is not None and warm.cache is None:   # the dev server's first build: its next one starts warm
+                warm.cache = BuildCache.open(cache_path, code)
             return unchanged
     kept = BuildCache.reopen(warm.cache, cache_path, code) if warm and warm.cache and not options.clean else None
     cache = kept or BuildCache.open(cache_path, code, read=not options.clean)

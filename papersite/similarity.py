@@ -120,11 +120,11 @@ def related_papers(texts: Sequence[str], k: int = 5, threshold: float = 0.08) ->
     if not texts or k <= 0:
         return [() for _ in texts]
     terms = weigh_terms(texts)
-    rows, cols, scores = rank_with_previous(terms, k, threshold)
-    shared = name_shared_terms(terms, rows, cols)
+    ranking = rank_with_previous(terms, k, threshold)
+    label_of = dict(zip(terms.keys, terms.labels))
     related: list[list[Related]] = [[] for _ in texts]
-    for row, col, score, names in zip(rows.tolist(), cols.tolist(), scores.tolist(), shared):
-        related[row].append(Related(index=col, score=score, shared_terms=names))
+    for row, col, score, keys in zip(ranking.rows.tolist(), ranking.cols.tolist(), ranking.scores.tolist(), ranking.shared):
+        related[row].append(Related(index=col, score=score, shared_terms=tuple(label_of[key] for key in keys)))
     return [tuple(found) for found in related]
 
 
@@ -315,42 +315,42 @@ class Ranking:
     k: int
     threshold: float
     keys: tuple[str, ...]          # column keys of `vectors`
-    vectors: sp.csr_array          # float32, as ranked
-    rows: np.ndarray
+    vectors: sp.csr_array          # the TF-IDF rows ranked
+    rows: np.ndarray               # the pairs, as rank_neighbours orders them
     cols: np.ndarray
     scores: np.ndarray
+    shared: tuple[tuple[str, ...], ...]   # per pair, the keys of the terms it shares most
 
 
-def rank_with_previous(terms: TermMatrix, k: int, threshold: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """`rank_neighbours`, reusing the previous build's ranking (kept in the build cache) when few
-    vectors changed. Exact, not approximate: the pairs are those a full ranking gives.
+def rank_with_previous(terms: TermMatrix, k: int, threshold: float) -> Ranking:
+    """`rank_neighbours` and each pair's shared terms, reusing the previous build's ranking (kept in
+    the build cache) when few vectors changed. Exact, not approximate: the pairs are those a full
+    ranking gives.
 
-    Why it is exact: a pair's score depends only on its two vectors. For a row whose vector is
-    unchanged and none of whose previous neighbours changed, the previous top k is the top k
-    among the unchanged columns; the new top k is then the top k of those k pairs and the
-    pairs with the changed columns, scored now. Every other row is ranked in full.
+    Why it is exact: a pair's score and shared terms depend only on its two vectors. For a row
+    whose vector is unchanged and none of whose previous neighbours changed, the previous top k
+    is the top k among the unchanged columns; the new top k is then the top k of those k pairs
+    and the pairs with the changed columns, scored now. Every other row is ranked in full.
     """
     vectors = terms.vectors.astype(np.float32)
     cache = current()
     previous = cache.get("memo", PREVIOUS_RANKING) if cache is not None else None
-    rows = cols = scores = None
-    if isinstance(previous, Ranking) and (previous.k, previous.threshold) == (k, threshold):
-        found = rerank(previous, terms.keys, vectors, k, threshold)
-        if found is not None:
-            rows, cols, scores = found
-    if rows is None:
-        rows, cols, scores = rank_rows(vectors, np.arange(vectors.shape[0]), k, threshold)
+    if not (isinstance(previous, Ranking) and (previous.k, previous.threshold) == (k, threshold)
+            and previous.vectors.shape[0] == vectors.shape[0]):
+        previous = None   # a paper added or removed changes every weight
+    changed = changed_rows(previous, terms.keys, terms.vectors) if previous is not None else None
+    found = rerank(previous, changed, vectors, k, threshold) if previous is not None else None
+    rows, cols, scores = found if found is not None else rank_rows(vectors, np.arange(vectors.shape[0]), k, threshold)
+    ranking = Ranking(k, threshold, terms.keys, terms.vectors, rows, cols, scores,
+                      shared_keys(terms, rows, cols, previous, changed))
     if cache is not None:
-        cache.put("memo", PREVIOUS_RANKING, Ranking(k, threshold, terms.keys, vectors, rows, cols, scores))
-    return rows, cols, scores
+        cache.put("memo", PREVIOUS_RANKING, ranking)
+    return ranking
 
 
-def rerank(previous: Ranking, keys: tuple[str, ...], vectors: sp.csr_array, k: int, threshold: float):
-    """The ranking of `vectors` from `previous`; None when too much changed to gain anything."""
+def rerank(previous: Ranking, changed: np.ndarray, vectors: sp.csr_array, k: int, threshold: float):
+    """The ranking of float32 `vectors` from `previous`; None when too much changed to gain anything."""
     n = vectors.shape[0]
-    if previous.vectors.shape[0] != n:
-        return None   # a paper added or removed changes every weight
-    changed = changed_rows(previous, keys, vectors)
     touched = changed.copy()
     touched[previous.rows[changed[previous.cols]]] = True   # rows that had a changed neighbour
     if touched.sum() > INCREMENTAL_SHARE * n:
@@ -362,6 +362,20 @@ def rerank(previous: Ranking, keys: tuple[str, ...], vectors: sp.csr_array, k: i
     rows, cols, scores = (np.concatenate(parts) for parts in zip(again, merged))
     order = np.lexsort((cols, -scores, rows))
     return rows[order], cols[order], scores[order]
+
+
+def shared_keys(terms: TermMatrix, rows: np.ndarray, cols: np.ndarray, previous: Ranking | None,
+                changed: np.ndarray | None) -> tuple[tuple[str, ...], ...]:
+    """Per pair, the keys of the terms it shares most; a pair of two unchanged vectors that was
+    ranked before keeps the keys it had (ties among terms go by key, whatever the columns)."""
+    known = {}
+    if previous is not None:
+        known = {(r, c): keys for r, c, keys in zip(previous.rows.tolist(), previous.cols.tolist(), previous.shared)
+                 if not changed[r] and not changed[c]}
+    pairs = list(zip(rows.tolist(), cols.tolist()))
+    todo = [i for i, pair in enumerate(pairs) if pair not in known]
+    found = dict(zip(todo, name_shared_terms(terms, rows[todo], cols[todo])))
+    return tuple(known[pair] if i not in found else tuple(terms.keys[c] for c in found[i]) for i, pair in enumerate(pairs))
 
 
 def changed_rows(previous: Ranking, keys: tuple[str, ...], vectors: sp.csr_array) -> np.ndarray:
@@ -451,8 +465,8 @@ def top_k(rows: np.ndarray, k: int) -> np.ndarray:
     return (np.arange(len(rows)) - np.searchsorted(rows, rows)) < k
 
 
-def name_shared_terms(terms: TermMatrix, rows: np.ndarray, cols: np.ndarray) -> list[tuple[str, ...]]:
-    """Per pair, the labels of the terms with the largest product of the two texts' weights."""
+def name_shared_terms(terms: TermMatrix, rows: np.ndarray, cols: np.ndarray) -> list[tuple[int, ...]]:
+    """Per pair, the columns of the terms with the largest product of the two texts' weights."""
     if len(rows) == 0:
         return []
     products = (terms.vectors[rows] * terms.vectors[cols]).tocsr()
@@ -463,9 +477,8 @@ def name_shared_terms(terms: TermMatrix, rows: np.ndarray, cols: np.ndarray) -> 
     top = top_k(pair_of, SHARED_TERM_LIMIT)
     pair_of, columns = pair_of[top], columns[top]
     starts = np.searchsorted(pair_of, np.arange(len(rows) + 1))
-    labels = terms.labels
     column_list = columns.tolist()
-    return [tuple(labels[c] for c in column_list[a:b]) for a, b in zip(starts[:-1].tolist(), starts[1:].tolist())]
+    return [tuple(column_list[a:b]) for a, b in zip(starts[:-1].tolist(), starts[1:].tolist())]
 
 
 # --- 2-D map ---------------------------------------------------------------------------

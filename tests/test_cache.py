@@ -324,6 +324,14 @@ def test_the_dev_servers_next_build_starts_from_the_cache_in_memory(proj, tmp_pa
     assert 0 < build(options(proj), warm=warm).rendered < 20
     assert main in reads
     assert_same_as_clean(proj, tmp_path)
+    # A server started on an up-to-date site reads the cache once, at its first (empty) build.
+    started = WarmCache()
+    assert build(options(proj), warm=started).rendered == 0
+    reads.clear()
+    edit(first_paper(proj), "\n---\n", "\n---\nAfter a quiet start.\n\n")
+    assert 0 < build(options(proj), warm=started).rendered < 20
+    assert main not in reads
+    assert_same_as_clean(proj, tmp_path)
 
 
 def test_a_corrupt_state_file_alone_does_not_skip_the_build(proj, tmp_path):
