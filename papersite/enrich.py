@@ -54,6 +54,8 @@ class RenderedText:
     title_text: str
     abstract_html: str
     text: str
+    summary: str
+    words: int
 
 
 def enrich_papers(papers: list[Paper], report: Report, cache: BuildCache | None = None, jobs: int = 1) -> list[PaperPage]:
@@ -69,23 +71,23 @@ def read_papers(papers: list[Paper], report: Report, cache: BuildCache | None = 
         rendered = render_texts(papers, report, cache, jobs)
     pages = []
     for i, (paper, text) in enumerate(zip(papers, rendered)):
-        words = len(text.text.split())
+        prev_slug = papers[i - 1].slug if i > 0 else None
+        next_slug = papers[i + 1].slug if i + 1 < len(papers) else None
+        neighbours = f"{prev_slug}\0{next_slug}".encode("utf-8", "surrogatepass")
         pages.append(PaperPage(
             paper=paper,
             title_html=text.title_html,
             title_text=text.title_text,
             abstract_html=text.abstract_html,
             text=text.text,
-            summary=summarise(text.text),
-            words=words,
-            reading_minutes=max(1, math.ceil(words / WORDS_PER_MINUTE)),
-            prev_slug=papers[i - 1].slug if i > 0 else None,
-            next_slug=papers[i + 1].slug if i + 1 < len(papers) else None,
+            summary=text.summary,
+            words=text.words,
+            reading_minutes=max(1, math.ceil(text.words / WORDS_PER_MINUTE)),
+            prev_slug=prev_slug,
+            next_slug=next_slug,
             related=(),
+            source_key=digest(b"paper page\0" + paper.source_key + neighbours) if paper.source_key else b"",
         ))
-        if paper.source_key:
-            neighbours = f"{pages[-1].prev_slug}\0{pages[-1].next_slug}".encode("utf-8", "surrogatepass")
-            pages[-1] = replace(pages[-1], source_key=digest(b"paper page\0" + paper.source_key + neighbours))
     return pages
 
 
@@ -138,7 +140,8 @@ def convert_text(paper: Paper) -> tuple[RenderedText, tuple[str, ...], tuple[str
         _renderer = MarkdownRenderer()
     title_html, title_warnings = _renderer.render_inline(paper.title)
     abstract_html, warnings = _renderer.render(paper.body)
-    text = RenderedText(title_html, flatten_markdown(paper.title), abstract_html, flatten_markdown(paper.body))
+    plain = flatten_markdown(paper.body)
+    text = RenderedText(title_html, flatten_markdown(paper.title), abstract_html, plain, summarise(plain), len(plain.split()))
     return text, tuple(title_warnings), tuple(warnings)
 
 
