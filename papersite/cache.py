@@ -321,6 +321,16 @@ def delta_path(path: Path) -> Path:
     return path.with_name(path.name + ".delta")
 
 
+def templates_path(path: Path) -> Path:
+    """Jinja's compiled templates, beside the cache (render.make_environment)."""
+    return path.with_name(path.name + ".templates")
+
+
+def search_exports_path(path: Path) -> Path:
+    """The search index's and exports' own cache (pipeline.make_search_and_exports)."""
+    return path.with_name(path.name + ".search-exports")
+
+
 def changes_since(base: dict, sections: dict) -> dict:
     """{"changed": {section: {key: value}}, "removed": {section: [key]}} from `base` to `sections`.
     Values are compared by identity: an entry carried over from the main file is that object."""

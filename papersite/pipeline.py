@@ -11,7 +11,7 @@ from pathlib import Path
 from . import parallel, timing, urls
 from . import progress as progress_
 from .cache import (BuildCache, FileDigests, code_version, default_cache_path, digest, fingerprint, read_sealed,
-                    state_path, tree_version)
+                    search_exports_path, state_path, templates_path, tree_version)
 from .config import load_config
 from .content import load_content
 from .enrich import read_papers, relate_papers
@@ -152,13 +152,13 @@ def _build(options: BuildOptions, warm: WarmCache | None) -> BuildResult:
         if not options.lunr_js.is_file():
             report.error(str(options.lunr_js), None, "lunr.js is missing: run `npm ci` in the project first")
         report.raise_errors()
-        env = make_environment(options.templates, None if options.clean else cache_path.with_name(cache_path.name + ".templates"))
+        env = make_environment(options.templates, None if options.clean else templates_path(cache_path))
         progress_.stage(f"preparing {len(papers)} papers")
         pages = read_papers(papers, report, cache, jobs)
         # Search and the exports read the papers' text, not their related papers or the pages:
         # a worker makes them while related papers are ranked and the pages render.
         early = build_site_data(config, pages, taxonomy, layout_map=False)
-        side = cache_path.with_name(cache_path.name + ".search-exports")
+        side = search_exports_path(cache_path)
         background = parallel.Background(lambda: make_search_and_exports(early, side, code, not options.clean), jobs)
         try:
             pages = relate_papers(pages)

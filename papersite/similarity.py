@@ -296,18 +296,6 @@ def compute_terms(texts: Sequence[str]) -> TermMatrix:
 # --- related papers --------------------------------------------------------------------
 
 
-def rank_neighbours(vectors: sp.csr_array, k: int, threshold: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(row, col, score) of each kept pair, ordered by row, then score descending, then col.
-
-    Similarities are computed one block of rows at a time so memory stays bounded
-    by BLOCK_CELLS rather than growing with n².
-    """
-    n = vectors.shape[0]
-    # float32 halves the memory traffic of the product; scores keep only 4 decimals anyway.
-
-    return rank_rows(vectors.astype(np.float32), np.arange(n), k, threshold)
-
-
 @dataclass(frozen=True)
 class Ranking:
     """A build's ranking and what it was made from: the next build re-ranks only what changed."""
@@ -316,14 +304,14 @@ class Ranking:
     threshold: float
     keys: tuple[str, ...]          # column keys of `vectors`
     vectors: sp.csr_array          # the TF-IDF rows ranked
-    rows: np.ndarray               # the pairs, as rank_neighbours orders them
+    rows: np.ndarray               # the pairs, as rank_rows orders them
     cols: np.ndarray
     scores: np.ndarray
     shared: tuple[tuple[str, ...], ...]   # per pair, the keys of the terms it shares most
 
 
 def rank_with_previous(terms: TermMatrix, k: int, threshold: float) -> Ranking:
-    """`rank_neighbours` and each pair's shared terms, reusing the previous build's ranking (kept in
+    """Every row's ranked pairs (`rank_rows`) and each pair's shared terms, reusing the previous build's ranking (kept in
     the build cache) when few vectors changed. Exact, not approximate: the pairs are those a full
     ranking gives.
 
@@ -414,7 +402,13 @@ def merge_changed_columns(vectors: sp.csr_array, rows: np.ndarray, columns: np.n
 
 
 def rank_rows(vectors: sp.csr_array, row_ids: np.ndarray, k: int, threshold: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """`rank_neighbours` for the rows `row_ids` (ascending) of float32 `vectors` only."""
+    """(row, col, score) of each kept pair of the rows `row_ids` (ascending), ordered by row, then
+    score descending, then col. `vectors` are float32: half the memory traffic of float64, and
+    scores keep only 4 decimals anyway.
+
+    Similarities are computed one block of rows at a time so memory stays bounded
+    by BLOCK_CELLS rather than growing with n².
+    """
     n = vectors.shape[0]
     transposed = vectors.T.tocsr()
     block = max(1, BLOCK_CELLS // n)
@@ -436,7 +430,7 @@ def empty_pairs() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 def rank_block(similarities: sp.csr_array, row_ids: np.ndarray, k: int, threshold: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The top-k pairs of one block of rows (global indices `row_ids`), in the order of `rank_neighbours`."""
+    """The top-k pairs of one block of rows (global indices `row_ids`), in the order of `rank_rows`."""
     # Rank on rounded scores so the order always agrees with the scores shown. Rounding the
     # whole block is most of the cost, so only candidates are rounded: rounding is monotone,
     # so a pair whose raw score is more than CANDIDATE_MARGIN below the k-th best raw score
