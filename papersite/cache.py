@@ -3,13 +3,14 @@
 One cache per output directory, in `.papersite-cache/` beside the output (or `--cache-dir`):
 a main file, a `.delta` file of what changed since the main file was written (so an edit
 does not rewrite tens of megabytes), and a small `.state` file read alone by a build with
-nothing to do. It holds plain results keyed by fingerprints of their inputs:
+nothing to do. (The search index and the exports keep a cache of their own beside it: see
+`search_exports_path`.) It holds plain results keyed by fingerprints of their inputs:
 
 - `papers`: source file -> validated Paper, keyed by the file's bytes, its path and the taxonomy;
 - `texts`: a paper's title and body -> rendered HTML, plain text and math warnings;
 - `memo`: pure functions' results keyed by their arguments (related papers, the map projection,
-  BibTeX entries), and what a stage keeps to start from next time (the last ranking of related
-  papers, the search pipeline's token table, each page's noindex verdict);
+  each text's words), and what a stage keeps to start from next time (the last ranking of
+  related papers, the stem of each word, each page's noindex verdict);
 - `pages`, `manifest`: what each output file was made from and what it is on disk
   (see incremental.py), so an unchanged page is linked from the previous output, not re-rendered.
 
@@ -94,7 +95,7 @@ class FileDigests:
         if data is None and path in self.done:
             return self.done[path]
         st = os.stat(path)
-        stamp = (st.st_ino, st.st_size, st.st_mtime_ns)
+        stamp = stat_identity(st)
         entry = self.known.get(path)
         if data is None and entry is not None and entry[0] == stamp:
             value = entry[1]
@@ -309,12 +310,16 @@ class BuildCache:
             _fingerprinter.reset(fp_token)
 
 
-def file_identity(path: Path) -> tuple | None:
+def stat_identity(st: os.stat_result) -> tuple[int, int, int]:
+    """What says a file is still the one seen before: its inode, size and modification time."""
+    return (st.st_ino, st.st_size, st.st_mtime_ns)
+
+
+def file_identity(path: Path) -> tuple[int, int, int] | None:
     try:
-        st = os.stat(path)
+        return stat_identity(os.stat(path))
     except OSError:
         return None
-    return (st.st_ino, st.st_size, st.st_mtime_ns)
 
 
 def delta_path(path: Path) -> Path:

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import urls
-from .cache import BuildCache, Unfingerprintable, digest, walk_files
+from .cache import BuildCache, Unfingerprintable, digest, stat_identity, walk_files
 from .tracking import FacetValues
 
 
@@ -126,7 +126,7 @@ class Session:
         if ok is None:
             try:
                 st = os.stat(self.out / path)
-                ok = (st.st_ino, st.st_size, st.st_mtime_ns) == tuple(entry[1:])
+                ok = stat_identity(st) == tuple(entry[1:])
             except OSError:
                 ok = False
             self._checked[path] = ok
@@ -184,7 +184,7 @@ def output_matches(out: Path, manifest: Mapping, checked: Mapping | None = None)
                 st = os.stat(out / path)
             except OSError:
                 return False
-            ok = (st.st_ino, st.st_size, st.st_mtime_ns) == tuple(entry[1:])
+            ok = stat_identity(st) == tuple(entry[1:])
         if not ok:
             return False
     try:
@@ -207,7 +207,7 @@ def record_manifest(cache: BuildCache, out: Path, files: Mapping, digests: Diges
             st = os.stat(out / path)
         except OSError:
             continue
-        cache.put("manifest", path, (digests[path], st.st_ino, st.st_size, st.st_mtime_ns))
+        cache.put("manifest", path, (digests[path], *stat_identity(st)))
 
 
 def judge_pages(session: Session, files: Mapping, judge: Callable[[str | bytes], bool], name: str) -> dict[str, bool]:

@@ -391,14 +391,8 @@ def merge_changed_columns(vectors: sp.csr_array, rows: np.ndarray, columns: np.n
     raw = (vectors[rows] @ vectors[columns].T.tocsr()).toarray()
     at_row, at_col = np.nonzero(raw > 0)
     scores = np.round(raw[at_row, at_col].astype(np.float64), DECIMALS)
-    valid = (scores >= threshold) & (scores > 0.0)
-    all_rows = np.concatenate([kept[0], rows[at_row[valid]]])
-    all_cols = np.concatenate([kept[1], columns[at_col[valid]]])
-    all_scores = np.concatenate([kept[2], scores[valid]])
-    order = np.lexsort((all_cols, -all_scores, all_rows))
-    all_rows, all_cols, all_scores = all_rows[order], all_cols[order], all_scores[order]
-    top = top_k(all_rows, k)
-    return all_rows[top], all_cols[top], all_scores[top]
+    return best_pairs(np.concatenate([kept[0], rows[at_row]]), np.concatenate([kept[1], columns[at_col]]),
+                      np.concatenate([kept[2], scores]), k, threshold)
 
 
 def rank_rows(vectors: sp.csr_array, row_ids: np.ndarray, k: int, threshold: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -444,14 +438,19 @@ def rank_block(similarities: sp.csr_array, row_ids: np.ndarray, k: int, threshol
         kth_raw = np.partition(raw, n - k, axis=1)[:, n - k].astype(np.float64)
         floor = np.maximum(floor, kth_raw - CANDIDATE_MARGIN)
     rows, cols = np.nonzero(raw >= floor[:, None].astype(raw.dtype))
-    kept = np.round(raw[rows, cols].astype(np.float64), DECIMALS)
-    # Zero means nothing in common: never a neighbour, whatever the threshold.
-    valid = (kept >= threshold) & (kept > 0.0)
-    rows, cols, kept = rows[valid], cols[valid], kept[valid]
-    order = np.lexsort((cols, -kept, rows))
-    rows, cols, kept = rows[order], cols[order], kept[order]
+    rows, cols, kept = best_pairs(rows, cols, np.round(raw[rows, cols].astype(np.float64), DECIMALS), k, threshold)
+    return row_ids[rows], cols, kept
+
+
+def best_pairs(rows: np.ndarray, cols: np.ndarray, scores: np.ndarray, k: int, threshold: float):
+    """The first k pairs of each row by (rounded) score, ties to the lower col, in rank order
+    (row, score descending, col). Zero means nothing in common: never a neighbour, whatever the threshold."""
+    valid = (scores >= threshold) & (scores > 0.0)
+    rows, cols, scores = rows[valid], cols[valid], scores[valid]
+    order = np.lexsort((cols, -scores, rows))
+    rows, cols, scores = rows[order], cols[order], scores[order]
     top = top_k(rows, k)
-    return row_ids[rows[top]], cols[top], kept[top]
+    return rows[top], cols[top], scores[top]
 
 
 def top_k(rows: np.ndarray, k: int) -> np.ndarray:

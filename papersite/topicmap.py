@@ -332,8 +332,7 @@ def layout_map(papers: Sequence[PaperPage], coordinates: Sequence[tuple[float, f
     by_tag: dict[str, list[MapPoint]] = {}
     cells: dict[str, dict[tuple[int, int], None]] = {}
     count = len(papers)
-    in_preview = (set(range(count)) if count <= PREVIEW_MAX_DOTS
-                  else {i * count // PREVIEW_MAX_DOTS for i in range(PREVIEW_MAX_DOTS)})
+    in_preview = set(sample(range(count), PREVIEW_MAX_DOTS))
     for index, (page, (ux, uy)) in enumerate(zip(papers, coordinates)):
         tag = page.paper.tags[0] if page.paper.tags else UNTAGGED
         # SVG y grows downwards; flip so the second component points up, as in a plot.

@@ -49,12 +49,18 @@ def snapshot(paths: list[Path]) -> dict[str, tuple[int, int]]:
         if root.is_file():
             add(str(root))
             continue
-        for dirpath, dirnames, filenames in os.walk(root):
-            dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
-            for name in sorted(filenames):
+        for dirpath, filenames in walk(root):
+            for name in filenames:
                 if not ignored(name):
                     add(os.path.join(dirpath, name))
     return found
+
+
+def walk(root: Path):
+    """(directory, its file names) under `root`, sorted, hidden directories left out."""
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+        yield dirpath, sorted(filenames)
 
 
 def changed_files(before: dict, after: dict) -> list[str]:
@@ -68,9 +74,7 @@ def watched_dirs(paths: list[Path]) -> list[str]:
         if root.is_file() or not root.exists():
             dirs.append(str(root.parent))
             continue
-        for dirpath, dirnames, _ in os.walk(root):
-            dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
-            dirs.append(dirpath)
+        dirs.extend(dirpath for dirpath, _ in walk(root))
     return sorted(set(dirs))
 
 
