@@ -5,10 +5,13 @@ unique across the site, and the year is the last four characters, so the key of 
 paper does not depend on which other papers exist; only if two keys still collide
 (a year that is not four digits) does a letter suffix tell them apart, in id order.
 
-Text is the Markdown of the title and abstract flattened to plain words, with
-LaTeX's special characters escaped and math spans kept as `$...$`. BibTeX counts
-every brace, even `\\{`, so literal braces become `\\textbraceleft{}` and
-`\\textbraceright{}` (`\\lbrace`/`\\rbrace` in math); a field is always balanced.
+Entries carry no abstract, as arXiv, DBLP and the ACL Anthology give them: an entry is for
+citing, and the abstract is on the paper page (its `url`), just above the Cite box.
+
+The title is its Markdown flattened to plain words, with LaTeX's special characters
+escaped and math spans kept as `$...$`. BibTeX counts every brace, even `\\{`, so
+literal braces become `\\textbraceleft{}` and `\\textbraceright{}` (`\\lbrace`/`\\rbrace`
+in math); a field is always balanced.
 Non-ASCII text stays as UTF-8 (biber, and bibtex with inputenc, read it).
 """
 
@@ -39,7 +42,7 @@ _MATH_DELIMITERS = re.compile(
     re.DOTALL,
 )
 _MATH_TOKEN = re.compile(r"\\[A-Za-z]+|\\[\s\S]|[\s\S]")
-FIELD_ORDER = ("title", "author", "booktitle", "year", "url", "abstract", "keywords")
+FIELD_ORDER = ("title", "author", "booktitle", "year", "url", "keywords")
 
 
 def escape_text(text: str) -> str:
@@ -160,7 +163,6 @@ def bibtex_entry(paper: Paper, key: str, config: SiteConfig, keywords: tuple[str
         "booktitle": escape_text(paper.venue),
         "year": str(paper.year),
         "url": safe_url(urls.absolute_url(config.base_url, urls.paper_path(paper.slug))) if config.base_url else "",
-        "abstract": markdown_to_latex(paper.body),
         "keywords": escape_text(", ".join(keywords)),
     }
     lines = [f"  {name:<9} = {{{fields[name]}}}" for name in FIELD_ORDER if fields[name]]
@@ -168,7 +170,7 @@ def bibtex_entry(paper: Paper, key: str, config: SiteConfig, keywords: tuple[str
 
 
 def bibtex_file(papers: Sequence[Paper], config: SiteConfig, tag_names: dict[str, str]) -> bytes:
-    """UTF-8, joined as bytes: a str of every abstract would take 4 bytes a character."""
+    """UTF-8, joined as bytes: a str of the whole file would take up to 4 bytes a character."""
     keys = bibtex_keys(papers)
     # BibTeX reads an entry wherever it meets "@", comments included: the title goes in without it.
     title = " ".join(config.title.replace("@", " ").split())

@@ -56,7 +56,10 @@ def highwire(site, item: PaperPage, canonical: str | None) -> list[tuple[str, st
 
 
 def jsonld(site, item: PaperPage, canonical: str | None) -> dict:
-    """schema.org ScholarlyArticle, for search engines and reference managers."""
+    """schema.org ScholarlyArticle, for search engines and reference managers.
+
+    No `abstract`: the page shows it, and crawlers read it there; a copy here would only add
+    the abstract's weight to every paper page a second time."""
     paper = item.paper
     names = tag_names(site)
     data: dict = {
@@ -64,7 +67,6 @@ def jsonld(site, item: PaperPage, canonical: str | None) -> dict:
         "@type": "ScholarlyArticle",
         "name": item.title_text,
         "headline": item.title_text,
-        "abstract": item.text,
         "datePublished": str(paper.year),
         "inLanguage": site.config.language,
         "identifier": paper.id,

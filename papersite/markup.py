@@ -2,21 +2,23 @@
 
 Abstracts are untrusted text. Raw HTML is shown as text, link schemes are allow-listed,
 and images become their alt text because the site loads nothing from another host.
+Headings in an abstract get an id and a link to themselves, like the page's own sections.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 import xml.etree.ElementTree as ET
-from html import escape
+from html import escape, unescape as unescape_entities
 from urllib.parse import urlsplit
 
 import markdown
 from markdown.extensions import Extension
 from markdown.inlinepatterns import InlineProcessor
 from markdown.preprocessors import Preprocessor
-from markdown.treeprocessors import Treeprocessor
-from markdown.util import AtomicString
+from markdown.treeprocessors import Treeprocessor, UnescapeTreeprocessor
+from markdown.util import HTML_PLACEHOLDER_RE, AtomicString
 
 from .latex import find_math_spans
 from .mathml import MathError, latex_to_mathml
@@ -28,6 +30,13 @@ TRAILING_PUNCT = ".,;:!?'\")"
 CITATION_RE = r"\[(?P<keys>@[^\]\s;]+(?:;\s*@[^\]\s;]+)*)\]"
 CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 URL_UNSAFE_CHAR_RE = re.compile(r"[\s\x00-\x1f\x7f-\x9f\"<>\\`\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]")
+HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+# Every id of an abstract heading starts with this, and no id the templates write does (paper.html:
+# title, abstract, cite, bibtex, related, permalink; base.html: main, search-input, ...), so a heading
+# named "Related" cannot take over the page's own #related.
+HEADING_ID_PREFIX = "abstract-"
+# For a heading with no letters or digits in it (only math, say).
+EMPTY_HEADING_SLUG = "section"
 
 
 def trim_url(url: str) -> str:
@@ -88,8 +97,9 @@ class SanitiseTree(Treeprocessor):
                     child.attrib.clear()
                 else:
                     child.attrib = {"href": href, "rel": "nofollow noopener"}
-            if child.tag in ("h1", "h2", "h3", "h4"):
-                # The page owns h1 (title) and h2 (sections); body headings start at h3.
+            if child.tag in HEADINGS:
+                # The page owns h1 (title) and h2 (sections); body headings start at h3. Every level
+                # steps down, so `####` and `#####` both land on h6 rather than changing places.
                 child.tag = "h" + str(min(int(child.tag[1]) + 2, 6))
             self.sanitise(child, inside_link or child.tag == "a")
 
@@ -103,6 +113,74 @@ def replace_with_text(parent: ET.Element, child: ET.Element, text: str) -> None:
     else:
         prev = parent[index - 1]
         prev.tail = (prev.tail or "") + tail
+
+
+class HeadingAnchors(Treeprocessor):
+    """Each heading gets an id from its text and becomes a link to itself, as the page's sections are
+    (`<h2 id="abstract"><a class="anchor" href="#abstract">` in paper.html): `abstract-` + slug,
+    `-2`, `-3` for a repeat. Runs after SanitiseTree, which would drop the `#` link as unsafe."""
+
+    def __init__(self, md: markdown.Markdown):
+        super().__init__(md)
+        # Off for titles: a title is shown on every listing, and its id would repeat there.
+        self.enabled = True
+        self.restore_escapes = UnescapeTreeprocessor().unescape
+
+    def run(self, root):
+        if not self.enabled:
+            return
+        used: set[str] = set()
+        counters: dict[str, int] = {}
+        for heading in [el for el in root.iter() if el.tag in HEADINGS]:
+            anchor_id = unique_id(HEADING_ID_PREFIX + (heading_slug(self.text_of(heading)) or EMPTY_HEADING_SLUG),
+                                  used, counters)
+            anchor = ET.Element("a", {"class": "anchor", "href": "#" + anchor_id})
+            anchor.text, heading.text = heading.text, None
+            for child in list(heading):
+                heading.remove(child)
+                anchor.append(child)
+            for link in anchor.iter("a"):
+                if link is not anchor:  # a link cannot hold another: one inside the heading becomes its text
+                    link.tag = "span"
+                    link.attrib.clear()
+            heading.set("id", anchor_id)
+            heading.append(anchor)
+
+    def text_of(self, heading: ET.Element) -> str:
+        """What a reader sees of the heading, less its math: backslash escapes and entities resolved,
+        code as its characters (the tree holds it HTML-escaped), formulas dropped."""
+        text = "".join(unescape_entities(piece) if isinstance(piece, AtomicString) else piece
+                       for piece in heading.itertext())
+        return self.restore_escapes(HTML_PLACEHOLDER_RE.sub(self.stashed_text, text))
+
+    def stashed_text(self, match: re.Match) -> str:
+        # The stash holds MathML (and math-error code) from MathStash and entities such as `&eacute;`.
+        raw = self.md.htmlStash.rawHtmlBlocks[int(match.group(1))]
+        return "" if raw.startswith("<") else unescape_entities(raw)
+
+
+def heading_slug(text: str) -> str:
+    """Lower-case words joined by `-`, punctuation dropped (as Python-Markdown's toc, which MkDocs uses).
+    Case-folded (ß → ss), and a letter is folded to ASCII when it has an ASCII base (é → e) and kept
+    otherwise (α, 学), so a heading in another script still gets a readable id instead of an empty one."""
+    folded = []
+    for char in unicodedata.normalize("NFKC", text).casefold():
+        base = "".join(c for c in unicodedata.normalize("NFKD", char) if not unicodedata.combining(c))
+        folded.append(base if base.isascii() else char)
+    words = re.sub(r"[^\w\s-]", "", "".join(folded))
+    return re.sub(r"[\s-]+", "-", words).strip("-")
+
+
+def unique_id(base: str, used: set[str], counters: dict[str, int]) -> str:
+    """`base`, else `base-2`, `base-3`, ...: the first not in `used`, which it joins. `counters` remembers
+    the last suffix of each base, so an abstract of many equal headings does not rescan from 2."""
+    candidate, number = base, counters.get(base, 1)
+    while candidate in used:
+        number += 1
+        candidate = f"{base}-{number}"
+    counters[base] = number
+    used.add(candidate)
+    return candidate
 
 
 class MathStash(Preprocessor):
@@ -148,6 +226,8 @@ class PapersiteExtension(Extension):
         md.inlinePatterns.register(CitationProcessor(CITATION_RE, md), "citation", 175)
         md.inlinePatterns.register(BareUrlProcessor(BARE_URL_RE, md), "bare_url", 115)
         md.treeprocessors.register(SanitiseTree(md), "sanitise", 5)
+        # Before unescape (0), so a heading's escaped characters are still told apart from its text.
+        md.treeprocessors.register(HeadingAnchors(md), "heading_anchors", 4)
 
 
 class MarkdownRenderer:
@@ -157,16 +237,18 @@ class MarkdownRenderer:
         self.warnings: list[str] = []
         self.md = markdown.Markdown(extensions=[PapersiteExtension(self.warnings)], output_format="html")
 
-    def render(self, text: str) -> tuple[str, list[str]]:
-        """HTML for a Markdown text, and the warnings it raised (unconvertible math)."""
+    def render(self, text: str, anchors: bool = True) -> tuple[str, list[str]]:
+        """HTML for a Markdown text, and the warnings it raised (unconvertible math).
+        With `anchors`, headings get ids and self-links (HeadingAnchors)."""
         self.warnings.clear()
         self.md.reset()
+        self.md.treeprocessors["heading_anchors"].enabled = anchors
         html = self.md.convert(CONTROL_RE.sub("", text))
         return html, list(self.warnings)
 
     def render_inline(self, text: str) -> tuple[str, list[str]]:
-        """A one-line text (a title): the same rules, without the paragraph wrapper."""
-        html, warnings = self.render(text.replace("\n", " "))
+        """A one-line text (a title): the same rules, without the paragraph wrapper or heading anchors."""
+        html, warnings = self.render(text.replace("\n", " "), anchors=False)
         if html.startswith("<p>") and html.endswith("</p>") and html.count("<p>") == 1:
             html = html[3:-4]
         return html, warnings

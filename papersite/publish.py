@@ -23,7 +23,8 @@ from .citation import tag_names
 
 ATOM_NS = "http://www.w3.org/2005/Atom"
 SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
-EXPORT_FORMAT = "papersite-papers/1"
+# /2: a paper's title and abstract are given once, as written (Markdown); /1 also gave them as plain text.
+EXPORT_FORMAT = "papersite-papers/2"
 # A feed is polled often: it carries the newest papers, not the whole archive
 # (papers.json and the sitemap carry everything).
 FEED_LIMIT = 100
@@ -162,13 +163,17 @@ def papers_json(site) -> bytes:
 
 
 def paper_json(page, bibtex_key: str, base_url: str | None) -> bytes:
-    """One paper's line of papers.json."""
+    """One paper's line of papers.json.
+
+    The title and abstract are the author's text, Markdown with `$math$`, and only that: the plain
+    text the pages derive from it would repeat every abstract (and most titles) nearly word for word.
+    `path` and `url` both stay: `url`, the absolute link a tool that cites the paper wants, is null
+    without a base_url, and `path` is then the only address."""
     paper = page.paper
     path = urls.paper_path(paper.slug)
     return json_line({
         "id": paper.id,
         "slug": paper.slug,
-        "title": page.title_text,
         "title_markdown": paper.title,
         "title_source": paper.title_source,
         "venue": paper.venue,
@@ -180,7 +185,6 @@ def paper_json(page, bibtex_key: str, base_url: str | None) -> bytes:
         "path": path,
         "url": urls.absolute_url(base_url, path) if base_url else None,
         "abstract_markdown": paper.body,
-        "abstract_text": page.text,
         "words": page.words,
         "bibtex_key": bibtex_key,
     })

@@ -1,7 +1,8 @@
 // Reading list: papers the reader saves, kept in this browser only (localStorage, one key per site).
 //
 // - Paper pages carry a hidden <button class="save-toggle" data-slug=... data-title=...>; this script
-//   shows it and makes it an aria-pressed toggle. Without JavaScript it never appears.
+//   shows it and makes it an aria-pressed toggle. Without JavaScript it never appears. The summary
+//   saved with it is the page's <meta name="description">, so the page need not carry it again.
 // - Other scripts (search results) get toggles from the API below; every toggle of a paper on the
 //   page, and in other tabs (storage event), stays in sync.
 // - reading-list.html (#reading-list) lists the saved papers from the saved entries themselves (no
@@ -159,6 +160,11 @@
     return source ? source.textContent : "";
   }
 
+  function pageSummary() {
+    var meta = doc.querySelector('meta[name="description"]');
+    return meta ? meta.getAttribute("content") : "";
+  }
+
   function setUpPageToggle() {
     if (!available) return;
     Array.prototype.forEach.call(doc.querySelectorAll("button.save-toggle[data-slug][hidden]"), function (button) {
@@ -166,7 +172,7 @@
       try { authors = JSON.parse(button.getAttribute("data-authors") || "[]"); } catch (e) { authors = []; }
       wire(button, {
         slug: button.getAttribute("data-slug"), title: button.getAttribute("data-title"),
-        url: button.getAttribute("data-url"), summary: button.getAttribute("data-summary"), authors: authors,
+        url: button.getAttribute("data-url"), summary: pageSummary(), authors: authors,
         venue: button.getAttribute("data-venue"), year: button.getAttribute("data-year"),
         permalink: button.getAttribute("data-permalink"), bibtex: pageBibtex(button)
       });

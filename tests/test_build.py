@@ -99,6 +99,29 @@ def test_paper_page_shows_what_a_reader_needs(site):
     assert '<nav class="breadcrumbs"' in html
 
 
+# A sentence the page writes as it is in the source: no markup, math or character HTML escapes.
+PLAIN_SENTENCE = re.compile(r"[A-Z][A-Za-z0-9 ,;:()-]{40,}\.")
+
+
+def test_paper_page_carries_its_abstract_once_and_its_summary_in_the_description_only(site):
+    checked = 0
+    for slug in slugs():
+        html = (site / "papers" / f"{slug}.html").read_text()
+        body = (REPO / "content" / "papers" / f"{slug}.md").read_text().split("---", 2)[2]
+        [summary] = re.findall(r'<meta name="description" content="([^"]*)">', html)
+        assert html.count(f'content="{summary}"') == 2, slug   # description and og:description
+        assert "data-summary" not in html and "twitter:description" not in html, slug
+        # A sentence from past the summary: in the visible abstract, and nowhere else on the page.
+        sentences = [s for s in PLAIN_SENTENCE.findall(body) if s[:-1] not in summary]
+        if not sentences:
+            continue
+        sentence = max(sentences, key=len)
+        abstract = html[html.index('<section class="abstract"'):]
+        assert html.count(sentence) == 1 and sentence in abstract[: abstract.index("</section>")], (slug, sentence)
+        checked += 1
+    assert checked >= 15
+
+
 def test_citation_marker_is_quiet_and_never_a_raw_macro(site):
     html = (site / "papers" / "theoretical-framework-analyzing-data.html").read_text()
     assert '<span class="citation"' in html and "[oko2025statistical]" in html

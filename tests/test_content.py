@@ -1,7 +1,9 @@
-"""Content loading: valid pages become Papers; each broken fixture gives its path:line message."""
+"""Content loading: valid pages become Papers; each broken fixture gives its path:line message;
+headings inside an abstract get ids and anchor links (markup.py)."""
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -10,6 +12,8 @@ import pytest
 from conftest import REPO, build_args, make_project, paper_text
 from papersite.content import load_content, split_front_matter
 from papersite.errors import Report, SiteError
+from papersite.linkcheck import check_site
+from papersite.markup import MarkdownRenderer
 
 INVALID = Path(__file__).parent / "fixtures" / "invalid"
 CASES = sorted(p.name for p in INVALID.iterdir() if (p / "expected.txt").is_file())
@@ -129,3 +133,81 @@ def test_unconvertible_math_warns_then_fails_under_strict(project, cli):
     strict = cli(*build_args(project), "--strict")
     assert strict.code == 1
     assert "papers/a.md:15: unknown LaTeX command \\notacommand" in strict.err
+
+
+# --- headings inside an abstract --------------------------------------------------------------
+
+RELATED_PAPER = paper_text(id="test-0002", slug="b-paper", title="Another paper about reinforcement learning")
+
+
+def heading_page(project: Path, cli, body: str) -> str:
+    """The built page of a paper with this abstract (beside a related paper, so #related exists too)."""
+    (project / "content" / "papers" / "a.md").write_text(paper_text(body=body), encoding="utf-8")
+    (project / "content" / "papers" / "b.md").write_text(RELATED_PAPER, encoding="utf-8")
+    assert cli(*build_args(project)).code == 0
+    return (project / "site" / "papers" / "a-paper.html").read_text(encoding="utf-8")
+
+
+def page_ids(html: str) -> list[str]:
+    return re.findall(r'\sid="([^"]*)"', html)
+
+
+def test_abstract_headings_get_ids_and_anchor_links_like_the_page_sections(project, cli):
+    html = heading_page(project, cli, "We study bandits.\n\n# Setup\n\nText.\n\n## Main results\n\nMore text.")
+    # A body `#` is h3 and `##` h4: the page owns h1 (title) and h2 (its sections).
+    assert '<h3 id="abstract-setup"><a class="anchor" href="#abstract-setup">Setup</a></h3>' in html
+    assert '<h4 id="abstract-main-results"><a class="anchor" href="#abstract-main-results">Main results</a></h4>' in html
+    assert '<h2 id="abstract"><a class="anchor" href="#abstract">Abstract</a></h2>' in html
+    assert check_site(project / "site") == []
+
+
+def test_abstract_heading_levels_step_down_in_order(project, cli):
+    html = heading_page(project, cli, "Intro.\n\n### Three\n\n#### Four\n\n##### Five\n\n###### Six")
+    levels = re.findall(r'<h(\d) id="abstract-(\w+)"', html)
+    assert levels == [("5", "three"), ("6", "four"), ("6", "five"), ("6", "six")]
+
+
+def test_abstract_headings_never_take_an_id_of_the_page(project, cli):
+    own_ids = page_ids(heading_page(project, cli, "No headings here."))
+    assert {"title", "abstract", "cite", "bibtex", "related", "permalink", "main", "search-input"} <= set(own_ids)
+    # A heading spelling out each of the page's ids, and one spelling the id a heading would get.
+    headings = "".join(f"## {name.replace('-', ' ').title()}\n\n" for name in own_ids) + "## Abstract setup\n\n# Setup\n"
+    html = heading_page(project, cli, "Intro.\n\n" + headings)
+    ids = page_ids(html)
+    assert len(ids) == len(set(ids)), sorted(i for i in ids if ids.count(i) > 1)
+    assert '<h2 id="related"><a class="anchor" href="#related">Related papers</a></h2>' in html
+    assert '<h4 id="abstract-related"><a class="anchor" href="#abstract-related">Related</a></h4>' in html
+    assert '<h4 id="abstract-search-input"><a class="anchor" href="#abstract-search-input">Search Input</a></h4>' in html
+    assert 'id="abstract-abstract-setup"' in html and 'id="abstract-setup"' in html
+    assert check_site(project / "site") == []
+
+
+def test_repeated_abstract_headings_are_numbered_in_order(project, cli):
+    html = heading_page(project, cli, "Intro.\n\n## Results\n\n## Results\n\n## Results 2\n\n## Results\n\n## $x$\n\n## $y$")
+    assert page_ids(html)[page_ids(html).index("abstract"):][1:7] == [
+        "abstract-results", "abstract-results-2", "abstract-results-2-2", "abstract-results-3",
+        "abstract-section", "abstract-section-2"]
+    assert '<h4 id="abstract-results-2-2"><a class="anchor" href="#abstract-results-2-2">Results 2</a></h4>' in html
+    assert check_site(project / "site") == []
+
+
+def test_math_and_markup_in_a_heading_stay_out_of_its_id(project, cli):
+    body = ("Intro.\n\n# Regret $O(\\sqrt{K})$ for *deep* `x<y` and [code](https://example.org/r) \\*really\\* "
+            "caf&eacute; [@smith2020]\n\n# Stra\u00dfe, na\u00efve \u03b1\u03b2 & \ufb01ne-tuning: 2nd try!")
+    html = heading_page(project, cli, body)
+    first = re.search(r'<h3 id="([^"]*)"><a class="anchor" href="#([^"]*)">(.*?)</a></h3>', html)
+    assert first.group(1) == first.group(2) == "abstract-regret-for-deep-xy-and-code-really-cafe-smith2020"
+    # The heading itself still shows all of it: MathML, emphasis, code, the link's text (a link cannot
+    # sit inside the anchor), the escaped stars and the citation marker.
+    shown = first.group(3)
+    assert "<math" in shown and "<em>deep</em>" in shown and "<code>x&lt;y</code>" in shown
+    assert "<span>code</span>" in shown and "*really*" in shown and 'class="citation"' in shown
+    assert 'href="https://example.org/r"' not in shown
+    assert '<h3 id="abstract-strasse-naive-\u03b1\u03b2-fine-tuning-2nd-try">' in html
+    assert check_site(project / "site") == []
+
+
+def test_titles_get_no_heading_anchors():
+    """A title is shown on every listing of it, where an id would repeat."""
+    html, _ = MarkdownRenderer().render_inline("# A title that looks like a heading")
+    assert "id=" not in html and "anchor" not in html

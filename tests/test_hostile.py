@@ -137,8 +137,12 @@ SHOWN_AS_TEXT = {
     "svg-mathml-injection": ["<svg><script>alert('svg-script')</script></svg>"],
     "css-injection": ['<style>body{background:url("https://evil.example/track.png")}'],
     "frames-forms-meta": ["<iframe src=\"javascript:alert('iframe')\"></iframe>"],
-    "template-and-json-tricks": ["{{ config }}", "${alert('template-literal')}"],
+    # In the abstract "${...}" opens inline math that a later "$" closes (shown as MathML): the
+    # title's template literal is the one shown as text.
+    "template-and-json-tricks": ["{{ config }}", "{% for x in range(10) %}{{ x }}{% endfor %}", "{% raw %} ${alert(1)}"],
     "setext-and-html-blocks": ["<script>alert('html-block')</script>"],
+    "heading-tricks": ["<script>alert('heading')</script> \"onmouseover=alert(1) x", "Heading '\"><img src=x onerror=alert(3)>",
+                       "<script>alert('entity')</script> \">"],
 }
 
 
@@ -162,9 +166,12 @@ def test_unsafe_code_urls_are_not_links_and_the_safe_one_is(hostile_site):
 
 
 def test_huge_abstract_is_shown_whole(hostile_site):
+    """Every copy of the paragraph hostile_project repeats past a megabyte, the last included."""
+    paragraph = (HOSTILE / HUGE_CASE).read_text(encoding="utf-8").partition("\n---\n")[2].strip()
+    copies = MEGABYTE // len(paragraph) + 1
     text = visible_text(hostile_site / "papers" / "huge-abstract.html")
-    assert len(text) > MEGABYTE
-    assert text.count("Hostilecase16") > 1000
+    assert copies > 1000
+    assert text.count("Hostilecase16 one paragraph") == text.count("<script>alert('huge')</script>") == copies
 
 
 def test_no_control_bidi_or_zero_width_characters_reach_any_page(hostile_site):

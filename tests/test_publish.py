@@ -182,7 +182,10 @@ def test_every_page_has_a_canonical_link_and_link_preview_meta(published):
         assert meta(text, "property", "og:site_name") == ["NeurIPS 2025 Abstracts"], path
         assert meta(text, "property", "og:title")[0].strip(), path
         assert meta(text, "property", "og:description")[0].strip(), path
+        assert meta(text, "property", "og:description") == meta(text, "name", "description"), path
         assert meta(text, "name", "twitter:card") == ["summary"], path
+        # X/Twitter falls back to og:title and og:description: its own copies would only repeat them.
+        assert not meta(text, "name", "twitter:title") and not meta(text, "name", "twitter:description"), path
 
 
 def test_paper_pages_have_highwire_tags_and_json_ld(published):
@@ -199,7 +202,8 @@ def test_paper_pages_have_highwire_tags_and_json_ld(published):
         data = json.loads(blocks[0])
         assert data["@type"] == "ScholarlyArticle" and data["@context"] == "https://schema.org"
         assert data["name"] == title[0] and data["url"] == f"{BASE}papers/{slug}.html"
-        assert data["datePublished"] == "2025" and data["abstract"]
+        assert data["datePublished"] == "2025" and data["headline"] == title[0]
+        assert "abstract" not in data, slug   # the page shows it; JSON-LD does not repeat it
     text = (published / "papers" / "hostile-characters.html").read_text(encoding="utf-8")
     assert meta(text, "name", "citation_author") == ["Ada Lovelace", "Smith and Wesson", "Élodie Ørsted"]
     data = json.loads(re.search(r'<script type="application/ld\+json">(.*?)</script>', text, re.S).group(1))
@@ -214,7 +218,8 @@ def test_papers_bib_parses_with_unique_keys_and_escaped_text(published):
     assert {kind for kind, _, _ in entries} == {"inproceedings"}
     assert "fastsverl2025" in keys
     for _, key, fields in entries:
-        assert {"title", "booktitle", "year", "url", "abstract"} <= set(fields), key
+        assert {"title", "booktitle", "year", "url"} <= set(fields), key
+        assert "abstract" not in fields, key   # as arXiv, DBLP and the ACL Anthology give entries
         assert fields["url"].startswith(f"{BASE}papers/")
         for name, value in fields.items():
             if name != "url":
@@ -225,10 +230,6 @@ def test_papers_bib_parses_with_unique_keys_and_escaped_text(published):
                     r"\textbackslash{}", r"Über\_all", "$x_1^{2}$"):
         assert escaped in title, escaped
     assert fields["author"] == "Ada Lovelace and {Smith and Wesson} and Élodie Ørsted"
-    abstract = fields["abstract"]
-    assert r"$\lbrace x\rbrace$" in abstract and r"\textbraceright{} brace" in abstract
-    assert r"C\# \textasciitilde{} \textasciicircum{} \textbackslash{}" in abstract and r"snake\_case" in abstract
-    assert r"\$5" in abstract and r"code\_span" in abstract and "\n" not in abstract
 
 
 def test_cite_box_shows_the_same_entry_and_a_copy_button(published):
@@ -236,24 +237,39 @@ def test_cite_box_shows_the_same_entry_and_a_copy_button(published):
     page = (published / "papers" / "hostile-characters.html").read_text(encoding="utf-8")
     box = re.search(r'<pre class="bibtex" id="bibtex"><code>(.*?)</code></pre>', page, re.S)
     assert box and html.unescape(box.group(1)) in bib
+    [(_, key, fields)] = parse_bibtex(html.unescape(box.group(1)))
+    assert key == "hostile-characters2025" and "abstract" not in fields
     assert 'data-copy-from="bibtex"' in page and 'data-copy-link="permalink"' in page
     assert '<h2 id="cite"><a class="anchor" href="#cite">' in page
     assert '<h2 id="abstract"><a class="anchor" href="#abstract">' in page
 
 
+PAPER_FIELDS = {"id", "slug", "title_markdown", "title_source", "venue", "year", "authors", "tags", "code",
+                "aliases", "path", "url", "abstract_markdown", "words", "bibtex_key"}
+
+
 def test_papers_json_lists_every_paper(published):
-    doc = json.loads((published / urls.EXPORT_JSON).read_text(encoding="utf-8"))
+    raw = (published / urls.EXPORT_JSON).read_text(encoding="utf-8")
+    doc = json.loads(raw)
+    assert doc["format"] == "papersite-papers/2"
     slugs = {p.stem for p in (REPO / "content" / "papers").glob("*.md")} | {"hostile-characters", "new-name"}
     assert {p["slug"] for p in doc["papers"]} == slugs
     keys = {key for _, key, _ in parse_bibtex((published / urls.BIBTEX).read_text(encoding="utf-8"))}
     for paper in doc["papers"]:
+        assert set(paper) == PAPER_FIELDS, paper["slug"]
         assert paper["url"] == f"{BASE}papers/{paper['slug']}.html"
         assert (published / paper["path"]).is_file()
         assert paper["bibtex_key"] in keys
-        assert paper["title"] and paper["abstract_text"] and paper["year"] == 2025
+        assert paper["title_markdown"] and paper["abstract_markdown"] and paper["year"] == 2025
     renamed = next(p for p in doc["papers"] if p["slug"] == "new-name")
     assert renamed["aliases"] == ["old-name"]
     assert doc["site"]["base_url"] == BASE
+    # The author's text, as written, and once: no plain-text copy beside it.
+    hostile = next(p for p in doc["papers"] if p["slug"] == "hostile-characters")
+    assert hostile["title_markdown"] == yaml.safe_load(HOSTILE_TITLE)
+    assert hostile["abstract_markdown"] == HOSTILE_BODY
+    assert raw.count("A second paragraph with") == 1
+    assert raw.count("A paper that changed its slug") == 1
 
 
 def test_home_page_links_the_exports(published):
@@ -267,6 +283,20 @@ def test_alias_gets_a_redirect_page_with_refresh_canonical_and_visible_link(publ
     assert canonical_of(text) == [f"{BASE}papers/new-name.html"]
     assert '<a href="new-name.html">' in text
     assert is_noindex(text)
+
+
+def test_redirect_page_forwards_by_script_keeping_the_fragment_and_by_refresh_only_without_script(published):
+    """The script (static/redirect.js) adds the reader's ?query#fragment to the target; the refresh,
+    which cannot, sits in <noscript> so that it never races the script (templates/redirect.html)."""
+    head = (published / "papers" / "old-name.html").read_text(encoding="utf-8").split("</head>")[0]
+    scripts = re.findall(r"<script\b[^>]*>", head)
+    assert scripts == ['<script src="../assets/redirect.js" data-target="new-name.html">']
+    assert (published / urls.asset_path("redirect.js")).read_bytes() == (REPO / "static" / "redirect.js").read_bytes()
+    assert re.findall(r"<noscript>(.*?)</noscript>", head) == ['<meta http-equiv="refresh" content="0; url=new-name.html">']
+    assert head.count('http-equiv="refresh"') == 1
+    # After the CSP that governs it, and before the stylesheet, so it need not wait for that.
+    assert head.index("Content-Security-Policy") < head.index("<script") < head.index('rel="stylesheet"')
+    assert "location.replace(target + location.search + location.hash)" in (REPO / "static" / "redirect.js").read_text()
 
 
 def test_404_page_uses_base_href_when_base_url_is_set(published):
@@ -356,6 +386,14 @@ def test_colliding_bibtex_keys_get_suffixes_in_id_order():
 ])
 def test_math_spans_are_kept_only_when_safe(span, expected):
     assert escape_math(span) == expected
+
+
+def test_markdown_to_latex_escapes_every_special_and_keeps_one_line():
+    text = markdown_to_latex(HOSTILE_BODY)
+    assert r"$\lbrace x\rbrace$" in text and r"\textbraceright{} brace" in text
+    assert r"C\# \textasciitilde{} \textasciicircum{} \textbackslash{}" in text and r"snake\_case" in text
+    assert r"\$5" in text and r"code\_span" in text and "\n" not in text
+    assert unescaped_specials(text) == ""
 
 
 def test_markdown_to_latex_never_leaves_a_field_unbalanced():

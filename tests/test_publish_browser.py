@@ -39,6 +39,44 @@ def test_old_slug_redirects_to_the_new_page_from_file_url(tmp_path, page):
     assert page.console_errors == []
 
 
+@pytest.mark.parametrize("suffix", ["#related", "?from=share#related"])
+def test_old_slug_link_keeps_its_fragment_and_query_from_file_url(tmp_path, page, suffix):
+    site = build(make_project(tmp_path / "proj", {"renamed.md": RENAMED, "other.md": OTHER}))
+    page.goto((site / "papers" / "old-name.html").as_uri() + suffix)
+    new_page = (site / "papers" / "new-name.html").as_uri() + suffix
+    page.wait_for_url(lambda url: url == new_page, timeout=10_000)
+    assert page.evaluate("document.querySelector(':target') && document.querySelector(':target').id") == "related"
+    # and it is in view below the sticky header, not under it (style.css: scroll-padding-top)
+    top, header = page.evaluate("[document.getElementById('related').getBoundingClientRect().top,"
+                                " document.querySelector('.site-header').getBoundingClientRect().bottom]")
+    assert header <= top < page.viewport_size["height"]
+    assert page.locator("h1").inner_text() == "A paper that changed its slug"
+    assert page.console_errors == []
+
+
+def test_old_slug_link_keeps_its_fragment_under_a_sub_path(pages_host, page):
+    base, root = pages_host
+    make_project(root, {"renamed.md": RENAMED, "other.md": OTHER})
+    build(root, "--base-url", base)
+    page.goto(base + "papers/old-name.html#related")
+    page.wait_for_url(lambda url: url == base + "papers/new-name.html#related", timeout=10_000)
+    assert page.locator("#related").count() == 1
+    assert real_errors(page) == []
+
+
+def test_old_slug_forwards_at_once_without_javascript(tmp_path, browser):
+    """The no-JavaScript fallback, the <noscript> refresh: to the new page (the fragment cannot follow)."""
+    site = build(make_project(tmp_path / "proj", {"renamed.md": RENAMED}))
+    context = browser.new_context(java_script_enabled=False)
+    try:
+        page = context.new_page()
+        page.goto((site / "papers" / "old-name.html").as_uri() + "#related")
+        page.wait_for_url(lambda url: url == (site / "papers" / "new-name.html").as_uri(), timeout=5_000)
+        assert page.locator("h1").inner_text() == "A paper that changed its slug"
+    finally:
+        context.close()
+
+
 def test_redirect_page_has_a_visible_link_for_readers_without_refresh(tmp_path, browser):
     site = build(make_project(tmp_path / "proj", {"renamed.md": RENAMED}))
     context = browser.new_context(java_script_enabled=False)

@@ -89,6 +89,23 @@ def test_save_two_papers_reload_list_remove_and_export(site, page):
     clean(page)
 
 
+def test_a_saved_paper_shows_the_summary_its_card_shows(site, page):
+    """Saved from its page, a paper is listed with the summary of its card on the home page, which
+    the page itself carries only in its description meta tags."""
+    page.goto(url_of(site, "index.html"))
+    cards = {slug: page.locator(".paper-list .paper-card").filter(has=page.locator(f'a[href="papers/{slug}.html"]'))
+             for slug in (FIRST, SECOND)}
+    expected = [cards[slug].locator(".paper-card-summary").inner_text() for slug in (FIRST, SECOND)]
+    assert expected[0].startswith("Reinforcement learning") and expected[0].endswith("…")
+    for slug in (FIRST, SECOND):
+        save(page, site, slug)
+        assert page.locator("button.save-toggle").get_attribute("data-summary") is None
+    page.goto(url_of(site, "reading-list.html"))
+    summaries = page.locator("#reading-list-items > li .paper-card-summary")
+    assert [summaries.nth(i).inner_text() for i in range(summaries.count())] == expected
+    clean(page)
+
+
 def test_reading_list_survives_a_new_page_in_the_same_browser(site, page):
     save(page, site, FIRST)
     other = page.context.new_page()

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import build_args, make_project
+from conftest import build_args, make_project, paper_text
 from papersite.cli import main
 from papersite.linkcheck import check_site
 
@@ -61,6 +61,20 @@ def test_every_shipped_page_passes_the_nu_html_checker(shipped_site):
 
 def test_link_check_finds_nothing_broken(shipped_site):
     assert check_site(shipped_site) == []
+
+
+def test_alias_redirect_and_abstract_headings_are_valid_and_linked(tmp_path):
+    """The shipped content has neither aliases nor headings in its abstracts: a small site that does."""
+    need_java()
+    body = ("We study bandits.\n\n# Setup $O(\\sqrt{K})$ with [code](https://example.org)\n\nText.\n\n"
+            "## Related\n\n## Related\n\n###### Deep \u03b1\u03b2 caf\u00e9\n\nEnd.")
+    root = make_project(tmp_path / "proj", {"a.md": paper_text(slug="new-name", aliases="[old-name]", body=body)})
+    assert main(build_args(root)) == 0
+    site = root / "site"
+    assert (site / "papers" / "old-name.html").is_file()
+    assert 'id="abstract-related-2"' in (site / "papers" / "new-name.html").read_text(encoding="utf-8")
+    assert nu_check(site) == []
+    assert check_site(site) == []
 
 
 AXE_PAGES = ["index.html", "papers/fastsverl.html", "tags/reinforcement-learning.html", "tags/index.html", "search.html"]
