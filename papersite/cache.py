@@ -34,7 +34,7 @@ import time
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import fields, is_dataclass
-from functools import wraps
+from functools import lru_cache, wraps
 from importlib import metadata
 from pathlib import Path
 
@@ -167,17 +167,18 @@ class Fingerprinter:
             for item in value:
                 h.update(self(item))
             return h.digest()
-        if is_dataclass(value) and not isinstance(value, type):
+        names = _dataclass_fields(kind)
+        if names is not None:
             hit = self.memo.get(id(value))
             if hit is not None and hit[0] is value:
                 return hit[1]
             source_key = getattr(value, "source_key", b"")
             if source_key:   # a digest of everything the value was made from (model.Paper)
-                result = digest(f"k{kind.__module__}.{kind.__qualname__}".encode() + source_key)
-            elif any(type(v) in (tuple, list) and len(v) > 8 for v in (getattr(value, f.name) for f in fields(value))):
-                h = hashlib.blake2b(f"d{kind.__module__}.{kind.__qualname__}".encode(), digest_size=DIGEST_SIZE)
-                for f in fields(value):
-                    h.update(f.name.encode() + b"=" + self(getattr(value, f.name)))
+                result = digest(b"k" + _class_name(kind) + source_key)
+            elif any(type(v) in (tuple, list) and len(v) > 8 for v in map(value.__getattribute__, names)):
+                h = hashlib.blake2b(b"d" + _class_name(kind), digest_size=DIGEST_SIZE)
+                for name in names:
+                    h.update(name.encode() + b"=" + self(getattr(value, name)))
                 result = h.digest()
             else:
                 result = self.leaf(value)
@@ -195,6 +196,17 @@ class Fingerprinter:
         except Exception as exc:  # lambdas, modules, open files, cycles
             raise Unfingerprintable(f"cannot fingerprint a {type(value).__name__}: {exc}") from None
         return digest(buffer.getvalue())
+
+
+@lru_cache(maxsize=None)
+def _dataclass_fields(kind: type) -> tuple[str, ...] | None:
+    """The field names of a dataclass type (None for other types), looked up once per type."""
+    return tuple(f.name for f in fields(kind)) if is_dataclass(kind) else None
+
+
+@lru_cache(maxsize=None)
+def _class_name(kind: type) -> bytes:
+    return f"{kind.__module__}.{kind.__qualname__}".encode()
 
 
 _fingerprinter: ContextVar[Fingerprinter | None] = ContextVar("papersite_fingerprinter", default=None)
