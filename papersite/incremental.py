@@ -150,12 +150,13 @@ class Digests(dict):
         return self
 
 
-def split_for_writing(files: Mapping, out: Path) -> tuple[dict, dict[str, Path]]:
+def split_for_writing(files: Mapping, out: Path) -> tuple[dict, dict[str, str]]:
     """(files to write, files to link from the previous output)."""
     write, link = {}, {}
+    prefix = os.path.join(out, "")
     for path, value in files.items():
         if isinstance(value, Reused):
-            link[path] = out / path
+            link[path] = prefix + path
         else:
             write[path] = value
     return write, link
