@@ -31,6 +31,7 @@ import os
 import pickle
 import sys
 import time
+import zlib
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import fields, is_dataclass
@@ -38,9 +39,13 @@ from functools import lru_cache, wraps
 from importlib import metadata
 from pathlib import Path
 
-FORMAT = 2
+FORMAT = 3
 MAGIC = b"papersite-cache\n"
 DIGEST_SIZE = 16
+# A file's seal: the CRC-32 of its payload (corruption and truncation; ~5x faster than a
+# cryptographic digest over tens of megabytes, and nothing here is adversarial), then random
+# bytes that name this very write (a delta file names the main file it extends).
+SEAL_SIZE = 16
 CACHE_DIR_NAME = ".papersite-cache"
 # Libraries whose output ends up in the pages: a new version may change a byte anywhere.
 LIBRARIES = ("Jinja2", "MarkupSafe", "Markdown", "PyYAML", "lunr", "latex2mathml", "numpy", "scipy")
@@ -394,9 +399,9 @@ def read_sealed(path: Path, code: bytes) -> tuple[dict | None, str | None]:
 
 
 def write_sealed(path: Path, code: bytes, data: dict) -> bytes | None:
-    """Write `data`; its seal (the checksum naming the file), or None if it could not be written."""
+    """Write `data`; its seal (checksum and name of this write), or None if it could not be written."""
     payload = pickle.dumps({"code": code, **data}, protocol=5)
-    seal = digest(payload)
+    seal = zlib.crc32(payload).to_bytes(4, "big") + os.urandom(SEAL_SIZE - 4)
     tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -412,13 +417,13 @@ def write_sealed(path: Path, code: bytes, data: dict) -> bytes | None:
 
 def decode(blob: bytes, code: bytes) -> tuple[dict | None, str | None]:
     """The sections of a cache file, or None and why it cannot be trusted."""
-    head = len(MAGIC) + 4 + DIGEST_SIZE
+    head = len(MAGIC) + 4 + SEAL_SIZE
     if len(blob) < head or not blob.startswith(MAGIC):
         return None, "not a papersite cache file"
     if int.from_bytes(blob[len(MAGIC):len(MAGIC) + 4], "big") != FORMAT:
         return None, "written by another cache format"
     payload = memoryview(blob)[head:]
-    if digest(payload) != blob[len(MAGIC) + 4:head]:
+    if zlib.crc32(payload).to_bytes(4, "big") != blob[len(MAGIC) + 4:len(MAGIC) + 8]:
         return None, "checksum mismatch (corrupt or truncated)"
     enabled = gc.isenabled()
     gc.disable()  # unpickling ~100,000 objects: no point scanning them for cycles as they arrive
