@@ -31,16 +31,21 @@ import os
 import pickle
 import sys
 import time
+import zlib
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import fields, is_dataclass
-from functools import wraps
+from functools import lru_cache, wraps
 from importlib import metadata
 from pathlib import Path
 
-FORMAT = 2
+FORMAT = 3
 MAGIC = b"papersite-cache\n"
 DIGEST_SIZE = 16
+# A file's seal: the CRC-32 of its payload (corruption and truncation; ~5x faster than a
+# cryptographic digest over tens of megabytes, and nothing here is adversarial), then random
+# bytes that name this very write (a delta file names the main file it extends).
+SEAL_SIZE = 16
 CACHE_DIR_NAME = ".papersite-cache"
 # Libraries whose output ends up in the pages: a new version may change a byte anywhere.
 LIBRARIES = ("Jinja2", "MarkupSafe", "Markdown", "PyYAML", "lunr", "latex2mathml", "numpy", "scipy")
@@ -167,17 +172,18 @@ class Fingerprinter:
             for item in value:
                 h.update(self(item))
             return h.digest()
-        if is_dataclass(value) and not isinstance(value, type):
+        names = _dataclass_fields(kind)
+        if names is not None:
             hit = self.memo.get(id(value))
             if hit is not None and hit[0] is value:
                 return hit[1]
             source_key = getattr(value, "source_key", b"")
             if source_key:   # a digest of everything the value was made from (model.Paper)
-                result = digest(f"k{kind.__module__}.{kind.__qualname__}".encode() + source_key)
-            elif any(type(v) in (tuple, list) and len(v) > 8 for v in (getattr(value, f.name) for f in fields(value))):
-                h = hashlib.blake2b(f"d{kind.__module__}.{kind.__qualname__}".encode(), digest_size=DIGEST_SIZE)
-                for f in fields(value):
-                    h.update(f.name.encode() + b"=" + self(getattr(value, f.name)))
+                result = digest(b"k" + _class_name(kind) + source_key)
+            elif any(type(v) in (tuple, list) and len(v) > 8 for v in map(value.__getattribute__, names)):
+                h = hashlib.blake2b(b"d" + _class_name(kind), digest_size=DIGEST_SIZE)
+                for name in names:
+                    h.update(name.encode() + b"=" + self(getattr(value, name)))
                 result = h.digest()
             else:
                 result = self.leaf(value)
@@ -195,6 +201,17 @@ class Fingerprinter:
         except Exception as exc:  # lambdas, modules, open files, cycles
             raise Unfingerprintable(f"cannot fingerprint a {type(value).__name__}: {exc}") from None
         return digest(buffer.getvalue())
+
+
+@lru_cache(maxsize=None)
+def _dataclass_fields(kind: type) -> tuple[str, ...] | None:
+    """The field names of a dataclass type (None for other types), looked up once per type."""
+    return tuple(f.name for f in fields(kind)) if is_dataclass(kind) else None
+
+
+@lru_cache(maxsize=None)
+def _class_name(kind: type) -> bytes:
+    return f"{kind.__module__}.{kind.__qualname__}".encode()
 
 
 _fingerprinter: ContextVar[Fingerprinter | None] = ContextVar("papersite_fingerprinter", default=None)
@@ -382,9 +399,9 @@ def read_sealed(path: Path, code: bytes) -> tuple[dict | None, str | None]:
 
 
 def write_sealed(path: Path, code: bytes, data: dict) -> bytes | None:
-    """Write `data`; its seal (the checksum naming the file), or None if it could not be written."""
+    """Write `data`; its seal (checksum and name of this write), or None if it could not be written."""
     payload = pickle.dumps({"code": code, **data}, protocol=5)
-    seal = digest(payload)
+    seal = zlib.crc32(payload).to_bytes(4, "big") + os.urandom(SEAL_SIZE - 4)
     tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -400,13 +417,13 @@ def write_sealed(path: Path, code: bytes, data: dict) -> bytes | None:
 
 def decode(blob: bytes, code: bytes) -> tuple[dict | None, str | None]:
     """The sections of a cache file, or None and why it cannot be trusted."""
-    head = len(MAGIC) + 4 + DIGEST_SIZE
+    head = len(MAGIC) + 4 + SEAL_SIZE
     if len(blob) < head or not blob.startswith(MAGIC):
         return None, "not a papersite cache file"
     if int.from_bytes(blob[len(MAGIC):len(MAGIC) + 4], "big") != FORMAT:
         return None, "written by another cache format"
     payload = memoryview(blob)[head:]
-    if digest(payload) != blob[len(MAGIC) + 4:head]:
+    if zlib.crc32(payload).to_bytes(4, "big") != blob[len(MAGIC) + 4:len(MAGIC) + 8]:
         return None, "checksum mismatch (corrupt or truncated)"
     enabled = gc.isenabled()
     gc.disable()  # unpickling ~100,000 objects: no point scanning them for cycles as they arrive

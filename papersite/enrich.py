@@ -9,7 +9,7 @@ import math
 from dataclasses import dataclass, field, replace
 
 from . import parallel
-from .cache import BuildCache, digest, fingerprint
+from .cache import BuildCache, digest
 from .errors import Report
 from .timing import timed
 from .latex import flatten_markdown
@@ -97,8 +97,14 @@ def relate_papers(pages: list[PaperPage]) -> list[PaperPage]:
         related = related_papers([f"{p.title_text}. {p.text}" for p in pages])
     related_pages = []
     for page, found in zip(pages, related):
-        links = tuple(RelatedLink(pages[r.index].paper.slug, pages[r.index].title_html, r.shared_terms) for r in found)
-        key = digest(page.source_key + fingerprint(links)) if page.source_key else b""
+        linked = [pages[r.index] for r in found]
+        links = tuple(RelatedLink(other.paper.slug, other.title_html, r.shared_terms) for other, r in zip(linked, found))
+        key = b""
+        if page.source_key and all(other.paper.source_key for other in linked):
+            # A linked paper's source stands for its slug and title (as fingerprinting the links
+            # would, at a tenth of the cost); terms are letters only, so spaces separate them.
+            key = digest(b"\0".join([page.source_key, *(other.paper.source_key + " ".join(r.shared_terms).encode()
+                                                          for other, r in zip(linked, found))]))
         related_pages.append(replace(page, related=links, source_key=key))
     return related_pages
 

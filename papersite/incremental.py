@@ -72,6 +72,7 @@ class Session:
         self.old_pages = self.cache.previous("pages")
         self.manifest = self.cache.previous("manifest")
         self._checked: dict[str, bool] = {}
+        self._out_prefix = os.path.join(self.out, "")   # thousands of stats: no Path objects
 
     # --- pages ---------------------------------------------------------------------
 
@@ -125,7 +126,7 @@ class Session:
         ok = self._checked.get(path)
         if ok is None:
             try:
-                st = os.stat(self.out / path)
+                st = os.stat(self._out_prefix + path)
                 ok = stat_identity(st) == tuple(entry[1:])
             except OSError:
                 ok = False
@@ -149,12 +150,13 @@ class Digests(dict):
         return self
 
 
-def split_for_writing(files: Mapping, out: Path) -> tuple[dict, dict[str, Path]]:
+def split_for_writing(files: Mapping, out: Path) -> tuple[dict, dict[str, str]]:
     """(files to write, files to link from the previous output)."""
     write, link = {}, {}
+    prefix = os.path.join(out, "")
     for path, value in files.items():
         if isinstance(value, Reused):
-            link[path] = out / path
+            link[path] = prefix + path
         else:
             write[path] = value
     return write, link

@@ -61,32 +61,36 @@ def remove_stale_temps(out: Path) -> None:
         shutil.rmtree(path, ignore_errors=True)
 
 
-def make_parent(target: Path, made: set[Path]) -> None:
+def make_parent(target: str, made: set[str]) -> None:
     """mkdir each directory once: thousands of pages share a handful of directories."""
-    if target.parent not in made:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        made.add(target.parent)
+    parent = os.path.dirname(target)
+    if parent not in made:
+        os.makedirs(parent, exist_ok=True)
+        made.add(parent)
 
 
 def write_tree(root: Path, files: dict[str, str | bytes]) -> None:
-    made: set[Path] = set()
+    made: set[str] = set()
+    prefix = os.path.join(root, "")   # string paths: a Path per file costs more than its syscalls
     for rel in sorted(files):
-        target = root / rel
+        target = prefix + rel
         make_parent(target, made)
         data = files[rel]
-        target.write_bytes(data.encode("utf-8") if isinstance(data, str) else data)
+        with open(target, "wb") as f:
+            f.write(data.encode("utf-8") if isinstance(data, str) else data)
 
 
-def link_tree(root: Path, sources: dict[str, Path]) -> set[str]:
+def link_tree(root: Path, sources: dict[str, str]) -> set[str]:
     """Hard-link each file of the previous output into the new tree (a copy where links fail);
     the paths that had to be copied.
 
     The previous output is never written to, and the new tree replaces it whole, so a link
     is as good as a copy and costs no bytes."""
-    made: set[Path] = set()
+    made: set[str] = set()
     copied = set()
+    prefix = os.path.join(root, "")
     for rel in sorted(sources):
-        target = root / rel
+        target = prefix + rel
         make_parent(target, made)
         try:
             os.link(sources[rel], target)
@@ -142,7 +146,7 @@ def swap_in(new: Path, out: Path) -> None:
 
 
 def write_site(out: Path, files: dict[str, str | bytes], copies: list[tuple[Path, str]],
-               reuse: dict[str, Path] | None = None) -> set[str]:
+               reuse: dict[str, str] | None = None) -> set[str]:
     """Write `files` and copy each (source dir or file, destination) into a fresh tree, then swap it in.
 
     `reuse` maps output paths to files of the previous output that are linked in unchanged

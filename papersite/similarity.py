@@ -14,6 +14,7 @@ vector, so a rebuild of the same content gives byte-identical pages.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import math
 import os
 import re
@@ -44,7 +45,9 @@ WORKERS = min(4, os.cpu_count() or 1)
 INCREMENTAL_SHARE = 0.25
 # Build-cache entry holding the stem of every word of the last build.
 STEMS = "similarity.stems"
-# Build-cache entry holding the last ranking (vectors and pairs) for the next build to start from.
+# Build-cache entry holding the last build's word counts: the next counts only the texts that changed.
+PREVIOUS_COUNTS = "similarity.previous_counts"
+# Build-cache entry holding the last ranking (pairs, and what the vectors were made from) for the next build to start from.
 PREVIOUS_RANKING = "similarity.previous_ranking"
 # Below this many matrix cells PCA uses a dense SVD; above it, ARPACK on an
 # implicitly centred sparse matrix (centring explicitly would densify it).
@@ -108,6 +111,8 @@ class TermMatrix:
     vectors: sp.csr_array
     labels: tuple[str, ...]
     keys: tuple[str, ...] = ()     # the grouping key (stem) of each column, in column order
+    digests: tuple[bytes, ...] = ()   # per row, the digest of its text
+    idf: np.ndarray | None = None     # per column, its (rounded) weight
 
 
 @memoize("similarity.related_papers")
@@ -252,24 +257,88 @@ def weigh_terms(texts: Sequence[str]) -> TermMatrix:
 _last_terms: tuple[bytes, TermMatrix] | None = None
 
 
-@memoize("similarity.text_words")
-def text_words(text: str) -> str:
-    """The words of a text, space-separated (one string keeps the build cache small)."""
-    return " ".join(WORD_RE.findall(clean_text(text)))
+def text_words(text: str) -> list[str]:
+    """The words of a text, in order."""
+    return WORD_RE.findall(clean_text(text))
+
+
+def text_digest(text: str) -> bytes:
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+
+
+@dataclass(frozen=True)
+class WordCounts:
+    """How often each word occurs in each text: a CSR matrix with a row per text and a column
+    per distinct word, the words sorted (so columns, and every float sum over them, come in
+    the same order whatever the build's history)."""
+
+    digests: tuple[bytes, ...]     # per row, the digest of its text
+    words: tuple[str, ...]
+    indptr: np.ndarray
+    indices: np.ndarray
+    counts: np.ndarray
+
+
+def count_words(texts: Sequence[str]) -> WordCounts:
+    """The word counts of `texts`. Rows whose text the previous build counted (kept in the build
+    cache) are taken from it: an edit tokenises the texts it changed, not 750,000 words."""
+    digests = tuple(map(text_digest, texts))
+    cache = current()
+    previous = cache.get("memo", PREVIOUS_COUNTS) if cache is not None else None
+    if not isinstance(previous, WordCounts):
+        previous = WordCounts((), (), np.zeros(1, dtype=np.int64), np.zeros(0, dtype=np.int32), np.zeros(0, dtype=np.int32))
+    row_of = {d: row for row, d in enumerate(previous.digests)}
+    source = np.fromiter((row_of.get(d, -1) for d in digests), dtype=np.int64, count=len(digests))
+    kept, fresh = np.flatnonzero(source >= 0), np.flatnonzero(source < 0)
+    # Word by word in numpy, not in Python: a cold build counts ~750,000 words.
+    fresh_words = [text_words(texts[i]) for i in fresh.tolist()]
+    flat = list(itertools.chain.from_iterable(fresh_words))
+
+    # The old columns and the fresh texts' new words, in one sorted vocabulary.
+    added = set(flat).difference(previous.words)
+    words = tuple(sorted(added.union(previous.words))) if added else previous.words
+    column_of = {word: column for column, word in enumerate(words)}
+    old_to_new = np.fromiter(map(column_of.__getitem__, previous.words), dtype=np.int64, count=len(previous.words))
+    fresh_rows = np.repeat(fresh, [len(found) for found in fresh_words])
+    pairs, fresh_counts = np.unique(fresh_rows * len(words) + np.fromiter(map(column_of.__getitem__, flat), dtype=np.int64,
+                                                                           count=len(flat)), return_counts=True)
+
+    lengths = np.zeros(len(texts), dtype=np.int64)
+    lengths[kept] = np.diff(previous.indptr)[source[kept]]
+    lengths[fresh] = np.bincount(pairs // max(1, len(words)), minlength=len(texts))[fresh]
+    indptr = np.zeros(len(texts) + 1, dtype=np.int64)
+    np.cumsum(lengths, out=indptr[1:])
+    indices = np.empty(int(indptr[-1]), dtype=np.int64)
+    counts = np.empty(int(indptr[-1]), dtype=np.int32)
+    old_at, new_at = row_entries(previous.indptr[source[kept]], indptr[kept], lengths[kept])
+    indices[new_at] = old_to_new[previous.indices[old_at]]
+    counts[new_at] = previous.counts[old_at]
+    _, new_at = row_entries(np.zeros(len(fresh), dtype=np.int64), indptr[fresh], lengths[fresh])
+    indices[new_at] = pairs % max(1, len(words))
+    counts[new_at] = fresh_counts
+
+    # Words that no text uses any more leave the vocabulary.
+    used = np.bincount(indices, minlength=len(words)) > 0
+    if not used.all():
+        words = tuple(word for word, keep in zip(words, used.tolist()) if keep)
+        indices = (np.cumsum(used) - 1)[indices]
+    result = WordCounts(digests, words, indptr, indices.astype(np.int32), counts)
+    if cache is not None:
+        cache.put("memo", PREVIOUS_COUNTS, result)
+    return result
+
+
+def row_entries(old_starts: np.ndarray, new_starts: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Positions of every entry of some CSR rows in their old and new arrays (rows of `lengths`
+    entries starting at `old_starts` and `new_starts`), without a Python loop over the rows."""
+    offsets = np.arange(int(lengths.sum())) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+    return np.repeat(old_starts, lengths) + offsets, np.repeat(new_starts, lengths) + offsets
 
 
 def compute_terms(texts: Sequence[str]) -> TermMatrix:
-    # Word by word in numpy, not in Python: 5,000 abstracts are ~750,000 words.
-    per_text = [text_words(text) for text in texts]
-    n = len(texts)
-    lengths = np.fromiter((words.count(" ") + 1 if words else 0 for words in per_text), dtype=np.int64, count=n)
-    all_words = " ".join(per_text).split()
-    # Sorted, not set order (which changes with the hash seed): column order fixes the
-    # order of every floating-point sum, so runs give identical floats.
-    distinct = sorted(set(all_words))
-    word_ids = np.fromiter(map({word: i for i, word in enumerate(distinct)}.__getitem__, all_words),
-                           dtype=np.int64, count=len(all_words))
-    word_counts = np.bincount(word_ids, minlength=len(distinct))
+    counted = count_words(texts)
+    n, distinct = len(texts), counted.words
+    word_counts = np.bincount(counted.indices, weights=counted.counts, minlength=len(distinct)).astype(np.int64)
     keys = key_words(distinct)
     labels = label_keys(distinct, keys, word_counts)
     vocabulary = sorted(labels)
@@ -277,10 +346,11 @@ def compute_terms(texts: Sequence[str]) -> TermMatrix:
     column_of_word = np.array([column_of[keys[word]] if keys[word] is not None else -1 for word in distinct] or [-1],
                               dtype=np.int64)
 
-    rows = np.repeat(np.arange(n, dtype=np.int64), lengths)
-    cols = column_of_word[word_ids]
+    rows = np.repeat(np.arange(n, dtype=np.int64), np.diff(counted.indptr))
+    cols = column_of_word[counted.indices]
     kept = cols >= 0
-    counts = sp.csr_array((np.ones(int(kept.sum())), (rows[kept], cols[kept])), shape=(n, len(vocabulary)))
+    # Integer counts summed as floats are exact: the same matrix whichever words a stem merges.
+    counts = sp.csr_array((counted.counts[kept].astype(np.float64), (rows[kept], cols[kept])), shape=(n, len(vocabulary)))
     counts.sum_duplicates()
     counts.sort_indices()
 
@@ -290,7 +360,8 @@ def compute_terms(texts: Sequence[str]) -> TermMatrix:
     row_of_entry = np.repeat(np.arange(n), np.diff(counts.indptr))
     row_norms = np.sqrt(np.bincount(row_of_entry, weights=counts.data**2, minlength=n))
     counts.data /= row_norms[row_of_entry]
-    return TermMatrix(vectors=counts, labels=tuple(labels[key] for key in vocabulary), keys=tuple(vocabulary))
+    return TermMatrix(vectors=counts, labels=tuple(labels[key] for key in vocabulary), keys=tuple(vocabulary),
+                      digests=counted.digests, idf=idf)
 
 
 # --- related papers --------------------------------------------------------------------
@@ -302,8 +373,8 @@ class Ranking:
 
     k: int
     threshold: float
-    keys: tuple[str, ...]          # column keys of `vectors`
-    vectors: sp.csr_array          # the TF-IDF rows ranked
+    digests: tuple[bytes, ...]     # per row, the digest of its text ...
+    idf: dict[str, float]          # ... and the weight of each term: together they make the vectors
     rows: np.ndarray               # the pairs, as rank_rows orders them
     cols: np.ndarray
     scores: np.ndarray
@@ -324,12 +395,12 @@ def rank_with_previous(terms: TermMatrix, k: int, threshold: float) -> Ranking:
     cache = current()
     previous = cache.get("memo", PREVIOUS_RANKING) if cache is not None else None
     if not (isinstance(previous, Ranking) and (previous.k, previous.threshold) == (k, threshold)
-            and previous.vectors.shape[0] == vectors.shape[0]):
+            and len(previous.digests) == vectors.shape[0]):
         previous = None   # a paper added or removed changes every weight
-    changed = changed_rows(previous, terms.keys, terms.vectors) if previous is not None else None
+    changed = changed_rows(previous, terms) if previous is not None else None
     found = rerank(previous, changed, vectors, k, threshold) if previous is not None else None
     rows, cols, scores = found if found is not None else rank_rows(vectors, np.arange(vectors.shape[0]), k, threshold)
-    ranking = Ranking(k, threshold, terms.keys, terms.vectors, rows, cols, scores,
+    ranking = Ranking(k, threshold, terms.digests, dict(zip(terms.keys, terms.idf.tolist())), rows, cols, scores,
                       shared_keys(terms, rows, cols, previous, changed))
     if cache is not None:
         cache.put("memo", PREVIOUS_RANKING, ranking)
@@ -366,20 +437,16 @@ def shared_keys(terms: TermMatrix, rows: np.ndarray, cols: np.ndarray, previous:
     return tuple(known[pair] if i not in found else tuple(terms.keys[c] for c in found[i]) for i, pair in enumerate(pairs))
 
 
-def changed_rows(previous: Ranking, keys: tuple[str, ...], vectors: sp.csr_array) -> np.ndarray:
-    """Mask of the rows whose vector differs from the previous build's (columns matched by key)."""
-    column_of = {key: column for column, key in enumerate(keys)}
-    column_map = np.array([column_of.get(key, -1) for key in previous.keys], dtype=np.int64)
-    old = previous.vectors
-    old_lengths, new_lengths = np.diff(old.indptr), np.diff(vectors.indptr)
-    changed = old_lengths != new_lengths
-    same = np.flatnonzero(~changed)
-    lengths = new_lengths[same]
-    offsets = np.arange(int(lengths.sum())) - np.repeat(np.cumsum(lengths) - lengths, lengths)
-    old_at = np.repeat(old.indptr[same], lengths) + offsets
-    new_at = np.repeat(vectors.indptr[same], lengths) + offsets
-    differs = (column_map[old.indices[old_at]] != vectors.indices[new_at]) | (old.data[old_at] != vectors.data[new_at])
-    changed[np.repeat(same, lengths)[differs]] = True
+def changed_rows(previous: Ranking, terms: TermMatrix) -> np.ndarray:
+    """Mask of the rows whose vector may differ from the previous build's: a row's vector is a
+    function of its text's word counts and its terms' weights, so it is unchanged when its text
+    and the weight of each of its terms are."""
+    changed = np.fromiter((a != b for a, b in zip(previous.digests, terms.digests)), dtype=bool, count=len(terms.digests))
+    weighed = np.fromiter((previous.idf.get(key) != weight for key, weight in zip(terms.keys, terms.idf.tolist())),
+                          dtype=bool, count=len(terms.keys))
+    vectors = terms.vectors
+    entry_rows = np.repeat(np.arange(vectors.shape[0]), np.diff(vectors.indptr))
+    changed[entry_rows[weighed[vectors.indices]]] = True
     return changed
 
 

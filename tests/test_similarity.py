@@ -183,6 +183,50 @@ def test_a_changed_paper_count_ranks_in_full():
     assert related_after(texts[:-1], texts) == related_papers(texts)
 
 
+def terms_after(before: list[str], after: list[str]) -> similarity.TermMatrix:
+    """compute_terms(after) in a build whose cache holds the word counts of `before`."""
+    first = BuildCache(None, b"test")
+    with first.active():
+        similarity.compute_terms(before)
+    second = BuildCache(None, b"test", data=first.new)
+    with second.active():
+        return similarity.compute_terms(after)
+
+
+def same_terms(a: similarity.TermMatrix, b: similarity.TermMatrix) -> bool:
+    return (a.keys, a.labels, a.digests) == (b.keys, b.labels, b.digests) and a.vectors.shape == b.vectors.shape and all(
+        np.array_equal(x, y) for x, y in ((a.vectors.indptr, b.vectors.indptr), (a.vectors.indices, b.vectors.indices),
+                                          (a.vectors.data, b.vectors.data), (a.idf, b.idf)))
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    size=st.integers(0, 30),
+    edits=st.lists(st.tuples(st.integers(0, 39), st.sampled_from(TOPICS + ["", "graph graph", "brand newword"])), max_size=4),
+    drop=st.integers(0, 3),
+    extra=st.lists(st.sampled_from(TOPICS + ["unseen vocabulary only"]), max_size=3),
+)
+def test_counting_only_changed_texts_gives_the_full_terms(size, edits, drop, extra):
+    texts = corpus(size)
+    edited = list(texts)
+    for index, text in edits:
+        if edited:
+            edited[index % len(edited)] = f"{edited[index % len(edited)]} {text}" if text.islower() else text
+    edited = edited[drop:] + extra   # papers removed and added shift every row
+    assert same_terms(terms_after(texts, edited), similarity.compute_terms(edited))
+
+
+def test_an_edit_tokenises_only_the_edited_text(monkeypatch):
+    texts = corpus(40)
+    edited = list(texts)
+    edited[3] += " with a brand new sentence"
+    seen: list[str] = []
+    text_words = similarity.text_words
+    monkeypatch.setattr(similarity, "text_words", lambda text: seen.append(text) or text_words(text))
+    terms_after(texts, edited)
+    assert seen == texts + [edited[3]]
+
+
 @pytest.mark.parametrize(
     "texts, expected",
     [
