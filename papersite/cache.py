@@ -8,9 +8,9 @@ nothing to do. (The search index and the exports keep a cache of their own besid
 
 - `papers`: source file -> validated Paper, keyed by the file's bytes, its path and the taxonomy;
 - `texts`: a paper's title and body -> rendered HTML, plain text and math warnings;
-- `memo`: pure functions' results keyed by their arguments (related papers, the map projection,
-  each text's words), and what a stage keeps to start from next time (the last ranking of
-  related papers, the stem of each word, each page's noindex verdict);
+- `memo`: pure functions' results keyed by their arguments (the map projection), and what a
+  stage keeps to start from next time (the last word counts and ranking of related papers, the
+  stem of each word, each page's noindex verdict);
 - `pages`, `manifest`: what each output file was made from and what it is on disk
   (see incremental.py), so an unchanged page is linked from the previous output, not re-rendered.
 

@@ -19,7 +19,9 @@ from collections.abc import Mapping
 
 from . import urls
 from .bibtex import bibtex_file, bibtex_keys
+from .cache import memoize
 from .citation import tag_names
+from .model import Paper
 
 ATOM_NS = "http://www.w3.org/2005/Atom"
 SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
@@ -151,7 +153,7 @@ def papers_json(site) -> bytes:
                  "language": config.language}
     tags = [{"slug": listing.tag.slug, "name": listing.tag.name, "description": listing.tag.description,
              "papers": counts[listing.tag.slug]} for listing in site.tags]
-    papers = [paper_json(page, keys[page.paper.slug], config.base_url) for page in site.papers]
+    papers = [paper_json(page.paper, page.words, keys[page.paper.slug], config.base_url) for page in site.papers]
     return b"\n".join([
         b"{",
         b' "format": ' + json_line(EXPORT_FORMAT) + b",",
@@ -162,14 +164,14 @@ def papers_json(site) -> bytes:
     ]) + b"\n"
 
 
-def paper_json(page, bibtex_key: str, base_url: str | None) -> bytes:
-    """One paper's line of papers.json.
+@memoize("publish.paper_json")
+def paper_json(paper: Paper, words: int, bibtex_key: str, base_url: str | None) -> bytes:
+    """One paper's line of papers.json (kept in the build cache: an edit encodes the papers it changed).
 
     The title and abstract are the author's text, Markdown with `$math$`, and only that: the plain
     text the pages derive from it would repeat every abstract (and most titles) nearly word for word.
     `path` and `url` both stay: `url`, the absolute link a tool that cites the paper wants, is null
     without a base_url, and `path` is then the only address."""
-    paper = page.paper
     path = urls.paper_path(paper.slug)
     return json_line({
         "id": paper.id,
@@ -185,7 +187,7 @@ def paper_json(page, bibtex_key: str, base_url: str | None) -> bytes:
         "path": path,
         "url": urls.absolute_url(base_url, path) if base_url else None,
         "abstract_markdown": paper.body,
-        "words": page.words,
+        "words": words,
         "bibtex_key": bibtex_key,
     })
 

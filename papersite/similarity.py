@@ -115,7 +115,8 @@ class TermMatrix:
     idf: np.ndarray | None = None     # per column, its (rounded) weight
 
 
-@memoize("similarity.related_papers")
+# Not memoised whole: an edit changes its input every time, and the ranking it starts from is
+# kept anyway (rank_with_previous); storing 25,000 pairs would cost each edit more than it saves.
 def related_papers(texts: Sequence[str], k: int = 5, threshold: float = 0.08) -> list[tuple[Related, ...]]:
     """For each text, up to `k` other texts with cosine similarity >= `threshold`, best first.
 
