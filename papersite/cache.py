@@ -165,6 +165,8 @@ class Fingerprinter:
         kind = type(value)
         if kind is str:
             return digest(b"s" + value.encode("utf-8", "surrogatepass"))
+        if kind is int or value is None:   # "i"/"n" never start a pickle (b"\x80"): no clash with leaf()
+            return digest(b"n" if value is None else b"i%d" % value)
         if kind is tuple or kind is list:
             if len(value) <= 8:
                 return self.leaf(value)
@@ -466,6 +468,8 @@ def memoize(name: str):
     """
 
     def decorate(func):
+        named = Fingerprinter()(name)
+
         @wraps(func)
         def wrapper(*args, **kwargs):
             cache = _active.get()
@@ -475,7 +479,8 @@ def memoize(name: str):
                 # Argument by argument, so a dataclass already fingerprinted in this build (a
                 # paper, the site config) costs a lookup, not another pickle.
                 fp = _fingerprinter.get() or Fingerprinter()
-                key = digest(b"".join([fp(name), *map(fp, args), fp(tuple(sorted(kwargs.items())))]))
+                keywords = fp(tuple(sorted(kwargs.items()))) if kwargs else b""
+                key = digest(b"".join([named, *map(fp, args), keywords]))
             except Unfingerprintable:
                 return func(*args, **kwargs)
             value = cache.get("memo", key, MISSING)
