@@ -23,6 +23,7 @@ from collections.abc import Iterable, Sequence
 from . import urls
 from .cache import memoize
 from .latex import flatten_markdown, hide_math_spans
+from .markup import one_line
 from .model import Paper, SiteConfig
 
 TEXT_ESCAPES = {
@@ -158,7 +159,7 @@ def safe_url(url: str) -> str:
 def bibtex_entry(paper: Paper, key: str, config: SiteConfig, keywords: tuple[str, ...]) -> str:
     """`keywords`: the names of the paper's tags."""
     fields = {
-        "title": markdown_to_latex(paper.title, protect_case=True),
+        "title": markdown_to_latex(one_line(paper.title), protect_case=True),
         "author": author_list(paper.authors),
         "booktitle": escape_text(paper.venue),
         "year": str(paper.year),

@@ -13,7 +13,7 @@ from .cache import BuildCache, digest
 from .errors import Report
 from .timing import timed
 from .latex import flatten_markdown
-from .markup import MarkdownRenderer
+from .markup import MarkdownRenderer, one_line
 from .model import Paper
 from .similarity import related_papers
 
@@ -147,7 +147,8 @@ def convert_text(paper: Paper) -> tuple[RenderedText, tuple[str, ...], tuple[str
     title_html, title_warnings = _renderer.render_inline(paper.title)
     abstract_html, warnings = _renderer.render(paper.body)
     plain = flatten_markdown(paper.body)
-    text = RenderedText(title_html, flatten_markdown(paper.title), abstract_html, plain, summarise(plain), len(plain.split()))
+    text = RenderedText(title_html, flatten_markdown(one_line(paper.title)), abstract_html, plain, summarise(plain),
+                        len(plain.split()))
     return text, tuple(title_warnings), tuple(warnings)
 
 

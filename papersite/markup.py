@@ -31,6 +31,9 @@ CITATION_RE = r"\[(?P<keys>@[^\]\s;]+(?:;\s*@[^\]\s;]+)*)\]"
 CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 URL_UNSAFE_CHAR_RE = re.compile(r"[\s\x00-\x1f\x7f-\x9f\"<>\\`\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]")
 HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+# What makes a line a block in Markdown where a one-line text (a title) starts: a heading (`#`, even
+# without a space), a quote, a list item or a rule. "#Exploration: ..." is a NeurIPS 2017 title.
+BLOCK_START_RE = re.compile(r"[#>]|[*+-](?=\s|$)|\d+(?=\.(?:\s|$))|[-*_](?=(?:\s*[-*_]){2,}\s*$)")
 # Every id of an abstract heading starts with this, and no id the templates write does (paper.html:
 # title, abstract, cite, bibtex, related, permalink; base.html: main, search-input, ...), so a heading
 # named "Related" cannot take over the page's own #related.
@@ -113,6 +116,17 @@ def replace_with_text(parent: ET.Element, child: ET.Element, text: str) -> None:
     else:
         prev = parent[index - 1]
         prev.tail = (prev.tail or "") + tail
+
+
+def one_line(text: str) -> str:
+    """A title's Markdown as inline text: on one line, and a start that would make it a block
+    (`#`, `>`, `- `, `1. `, `---`) escaped, so the title reads as written."""
+    text = text.replace("\n", " ").strip()
+    match = BLOCK_START_RE.match(text)
+    if match is None:
+        return text
+    at = match.end() if match.group().isdigit() else 0   # "1. " escapes its dot: "1\. "
+    return text[:at] + "\\" + text[at:]
 
 
 class HeadingAnchors(Treeprocessor):
@@ -248,7 +262,7 @@ class MarkdownRenderer:
 
     def render_inline(self, text: str) -> tuple[str, list[str]]:
         """A one-line text (a title): the same rules, without the paragraph wrapper or heading anchors."""
-        html, warnings = self.render(text.replace("\n", " "), anchors=False)
+        html, warnings = self.render(one_line(text), anchors=False)
         if html.startswith("<p>") and html.endswith("</p>") and html.count("<p>") == 1:
             html = html[3:-4]
         return html, warnings

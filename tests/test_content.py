@@ -207,7 +207,25 @@ def test_math_and_markup_in_a_heading_stay_out_of_its_id(project, cli):
     assert check_site(project / "site") == []
 
 
-def test_titles_get_no_heading_anchors():
-    """A title is shown on every listing of it, where an id would repeat."""
-    html, _ = MarkdownRenderer().render_inline("# A title that looks like a heading")
-    assert "id=" not in html and "anchor" not in html
+@pytest.mark.parametrize("title, shown", [
+    ("#Exploration: A Study of Count-Based Exploration", "#Exploration: A Study of Count-Based Exploration"),
+    ("# A title that looks like a heading", "# A title that looks like a heading"),
+    ("1. Introduction to graphs", "1. Introduction to graphs"),
+    ("- a title like a list item", "- a title like a list item"),
+    ("> a title like a quote", "&gt; a title like a quote"),
+    ("---", "---"),
+    ("*Emphasis* first, then words", "<em>Emphasis</em> first, then words"),
+])
+def test_a_title_is_inline_text_however_it_starts(title, shown):
+    """A one-line title never becomes a heading, list, quote or rule (and so never gets an anchor:
+    it is shown on every listing of it, where an id would repeat)."""
+    assert MarkdownRenderer().render_inline(title)[0] == shown
+
+
+def test_a_title_starting_with_a_hash_is_the_page_heading_as_written(tmp_path, cli):
+    project = make_project(tmp_path, {"hash.md": paper_text(title='"#Exploration: A Study of Count-Based Exploration"')})
+    assert cli(*build_args(project)).code == 0
+    page = (project / "site" / "papers" / "a-paper.html").read_text(encoding="utf-8")
+    assert '<h1 id="title">#Exploration: A Study of Count-Based Exploration</h1>' in page
+    assert "<title>#Exploration: A Study of Count-Based Exploration ·" in page
+    assert "<h3" not in page.split('<section class="abstract"')[0]
