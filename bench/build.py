@@ -49,28 +49,10 @@ WORK = REPO / "bench" / ".work"
 MKDOCS_VERSION = "1.6.1"
 BASE_URL = "https://example.org/papers/"
 PYTHON = sys.executable
-CHILD = "--child-build"
+CHILD = Path(__file__).resolve().parent / "build_child.py"
 
 
 # --- one build, in a process of its own ----------------------------------------------------
-
-
-def child_build(argv: list[str]) -> None:
-    """Run one build in this process and print its result as JSON (what the parent times)."""
-    sys.path.insert(0, str(REPO))
-    from papersite.pipeline import BuildOptions, build
-
-    args = argparse.ArgumentParser()
-    args.add_argument("root", type=Path)
-    args.add_argument("--clean", action="store_true")
-    args.add_argument("--jobs", type=int)
-    ns = args.parse_args(argv)
-    result = build(BuildOptions(content=ns.root / "content", config=ns.root / "site.yml", out=ns.root / "site",
-                                clean=ns.clean, jobs=ns.jobs))
-    print(json.dumps({"seconds": result.seconds, "pages": result.pages, "files": result.files,
-                      "rendered": result.rendered, "reused": result.reused, "warnings": len(result.warnings),
-                      "timings": dict(result.timings)}), flush=True)
-    os._exit(0)   # as build.py exits: without freeing the build's objects one by one
 
 
 def timed_process(cmd: list[str], cwd: Path | None = None) -> tuple[float, int, str]:
@@ -89,7 +71,7 @@ def timed_process(cmd: list[str], cwd: Path | None = None) -> tuple[float, int, 
 
 
 def build_once(root: Path, clean: bool, jobs: int | None) -> dict:
-    cmd = [PYTHON, str(Path(__file__).resolve()), CHILD, str(root)]
+    cmd = [PYTHON, str(CHILD), str(root)]
     if clean:
         cmd.append("--clean")
     if jobs:
@@ -315,9 +297,6 @@ def show(results: list[dict]) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    if argv and argv[0] == CHILD:
-        child_build(argv[1:])
-        return 0
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--n", type=int, default=5000, help="papers to import (default 5000; the corpus has 5876)")
     parser.add_argument("--runs", type=int, default=3, help="runs per measurement; medians are reported (default 3)")

@@ -20,7 +20,7 @@ import pytest
 
 from conftest import REPO, build_args, make_project
 from papersite import cache as cache_module
-from papersite import parallel, search
+from papersite import parallel, publish, search
 from papersite.cache import default_cache_path, delta_path, state_path
 from papersite.cli import main
 from papersite.pipeline import BuildOptions, WarmCache, build
@@ -417,4 +417,25 @@ def test_after_an_edit_the_search_index_tokenises_only_the_edited_paper(proj, tm
     edit(first_paper(proj), "\n---\n", "\n---\nSearchable edit.\n\n")
     assert build(options(proj, jobs=jobs)).rendered > 0
     assert tokenised.read_text(encoding="utf-8").split() == [name for name, _ in search.FIELDS]
+    assert_same_as_clean(proj, tmp_path)
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_after_an_edit_papers_json_encodes_only_the_edited_paper(proj, tmp_path, monkeypatch, jobs):
+    build(options(proj, jobs=jobs))
+    encoded = tmp_path / "encoded.txt"   # a file: with two jobs the exports are made in a forked worker
+    json_line = publish.json_line
+
+    def logging(value):
+        if isinstance(value, dict) and "abstract_markdown" in value:
+            with encoded.open("a", encoding="utf-8") as log:
+                log.write(value["slug"] + "\n")
+        return json_line(value)
+
+    monkeypatch.setattr(publish, "json_line", logging)
+    paper = first_paper(proj)
+    edit(paper, "\n---\n", "\n---\nAn edit for the export.\n\n")
+    assert build(options(proj, jobs=jobs)).rendered > 0
+    slug = re.search(r"^slug: (.+)$", paper.read_text(encoding="utf-8"), re.M).group(1)
+    assert encoded.read_text(encoding="utf-8").split() == [slug]
     assert_same_as_clean(proj, tmp_path)

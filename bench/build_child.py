@@ -1,0 +1,36 @@
+"""One build of a benchmark project, in a process of its own, started as `python build.py build`
+starts (bench/build.py times it): prints the build's result as JSON.
+
+A file of its own, so the process imports what build.py imports and nothing of the benchmark's.
+"""
+
+import gc
+import json
+import os
+import sys
+from argparse import ArgumentParser
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+gc.disable()   # as build.py does while importing
+from papersite.pipeline import BuildOptions, build  # noqa: E402
+
+gc.enable()
+
+
+def main() -> None:
+    args = ArgumentParser()
+    args.add_argument("root", type=Path)
+    args.add_argument("--clean", action="store_true")
+    args.add_argument("--jobs", type=int)
+    ns = args.parse_args()
+    result = build(BuildOptions(content=ns.root / "content", config=ns.root / "site.yml", out=ns.root / "site",
+                                clean=ns.clean, jobs=ns.jobs))
+    print(json.dumps({"seconds": result.seconds, "pages": result.pages, "files": result.files,
+                      "rendered": result.rendered, "reused": result.reused, "warnings": len(result.warnings),
+                      "timings": dict(result.timings)}), flush=True)
+    os._exit(0)   # as build.py exits: without freeing the build's objects one by one
+
+
+if __name__ == "__main__":
+    main()
