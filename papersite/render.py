@@ -6,7 +6,7 @@ Rendering only reads the SiteData built before it; each page gets its own contex
 from __future__ import annotations
 
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property, partial
 from pathlib import Path
 
@@ -14,6 +14,7 @@ import jinja2
 from markupsafe import Markup
 
 from . import citation, notfound, parallel, progress, tracking, urls
+from .cache import digest
 from .enrich import PaperPage
 from .errors import Problem, SiteError
 from .markup import is_safe_url
@@ -54,6 +55,8 @@ class Page:
     title: str             # plain text for <title> and previews
     description: str
     breadcrumbs: tuple[tuple[str, str | None], ...] = ()
+    # A digest of what the page was made from, when that is one paper (cache.Fingerprinter's shortcut).
+    source_key: bytes = field(default=b"", compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -277,7 +280,9 @@ def render_papers(env, site: SiteData) -> dict[str, str]:
         crumbs = (("Home", urls.HOME),)
         if first_tag:
             crumbs += ((first_tag.name, urls.tag_path(first_tag.slug)),)
-        page = Page(path, "paper", paper_page.title_text, paper_page.summary, crumbs + ((paper_page.title_text, None),))
+        # All of it comes from the paper (its first tag's name too: the taxonomy is in the paper's key).
+        key = digest(b"paper page\0" + paper_page.source_key) if paper_page.source_key else b""
+        page = Page(path, "paper", paper_page.title_text, paper_page.summary, crumbs + ((paper_page.title_text, None),), key)
         files[path] = render_page(env, "paper.html", site, page, item=paper_page)
     return files
 

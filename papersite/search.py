@@ -30,6 +30,7 @@ import unicodedata
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from itertools import chain
 
 import numpy as np
@@ -194,7 +195,9 @@ class MemoBuilder(Builder):
         runs the pipeline over the edited papers alone (plain dicts: a Counter unpickles ~10x slower)."""
         cache, key = cache_.current(), None
         if cache is not None and all(isinstance(value, str) for value in values):
-            key = cache_.fingerprint(("search.document_counts", tuple(self._fields), values))
+            # Each part length-prefixed, so no two (fields, values) give the same bytes.
+            parts = [part.encode("utf-8", "surrogatepass") for part in ("search.document_counts", *self._fields, *values)]
+            key = cache_.digest(b"".join(len(part).to_bytes(8, "big") + part for part in parts))
             known = cache.get("memo", key)
             if known is not None:
                 return known
@@ -210,6 +213,16 @@ class MemoBuilder(Builder):
         for text in set(tokens).difference(memo):
             memo[text] = terms_of(text)
         return dict(Counter(chain.from_iterable(map(memo.__getitem__, tokens))))
+
+    def _calculate_average_field_lengths(self):
+        """Builder's, without a FieldRef object per field of every document (the sums are of
+        integers, so the averages are the same floats)."""
+        totals, documents = dict.fromkeys(self._fields, 0), dict.fromkeys(self._fields, 0)
+        for field_ref, length in self.field_lengths.items():
+            name = field_ref[:field_ref.index("/")]
+            totals[name] += length
+            documents[name] += 1
+        self.average_field_length = {name: totals[name] / documents[name] for name in self._fields}
 
     def build(self) -> LazyIndex:
         self._calculate_average_field_lengths()
@@ -440,15 +453,23 @@ def encode_index(index: LazyIndex) -> dict:
 
 
 def varints(numbers: list[int]) -> str:
-    table = [varint(n) for n in range(max(numbers, default=0) + 1)] if max(numbers, default=0) < 4096 else None
-    return "".join(map(table.__getitem__, numbers)) if table else "".join(map(varint, numbers))
+    table = varint_table()
+    return "".join(map(table.__getitem__, numbers)) if max(numbers, default=0) < len(table) else "".join(map(varint, numbers))
+
+
+@lru_cache(maxsize=1)
+def varint_table() -> tuple[str, ...]:
+    """varint(n) of the small numbers most counts are, looked up instead of encoded one by one."""
+    return tuple(varint(n) for n in range(4096))
 
 
 def rice_code(docs: np.ndarray, terms: np.ndarray, counts: np.ndarray, n_docs: int) -> str:
     """The document gaps of each term's postings (docs ascending within a term), Rice-coded."""
     if not len(docs):
         return ""
-    k_of_term = np.array([rice_k(n_docs, c) if c else 0 for c in counts.tolist()], dtype=np.int64)
+    # A few hundred distinct counts among tens of thousands of terms: rice_k once for each.
+    distinct, which = np.unique(counts, return_inverse=True)
+    k_of_term = np.array([rice_k(n_docs, c) if c else 0 for c in distinct.tolist()], dtype=np.int64)[which]
     k = k_of_term[terms]
     previous = np.empty_like(docs)
     previous[0] = -1

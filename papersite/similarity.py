@@ -130,7 +130,7 @@ def related_papers(texts: Sequence[str], k: int = 5, threshold: float = 0.08) ->
     label_of = dict(zip(terms.keys, terms.labels))
     related: list[list[Related]] = [[] for _ in texts]
     for row, col, score, keys in zip(ranking.rows.tolist(), ranking.cols.tolist(), ranking.scores.tolist(), ranking.shared):
-        related[row].append(Related(index=col, score=score, shared_terms=tuple(label_of[key] for key in keys)))
+        related[row].append(Related(col, score, tuple(map(label_of.__getitem__, keys))))
     return [tuple(found) for found in related]
 
 
