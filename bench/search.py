@@ -42,7 +42,7 @@ from lunr.stemmer import porter_stemmer
 from papersite import search
 from papersite.config import load_config
 from papersite.content import load_content
-from papersite.enrich import enrich_papers
+from papersite.enrich import read_papers
 from papersite.errors import Report
 from papersite.render import build_site_data
 
@@ -100,7 +100,7 @@ def prepare(corpus: Path, work: Path) -> tuple[Path, Path]:
 def site_documents(content: Path, config: Path):
     report = Report()
     papers, taxonomy = load_content(content, report)
-    site = build_site_data(load_config(config), enrich_papers(papers, report), taxonomy)
+    site = build_site_data(load_config(config), read_papers(papers, report), taxonomy)
     return site, search.search_documents(site)
 
 

@@ -6,7 +6,7 @@ Pure over its inputs: the same papers give the same PaperPages.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from . import parallel
 from .cache import BuildCache, digest
@@ -29,6 +29,17 @@ class RelatedLink:
 
 
 @dataclass(frozen=True)
+class RelatedList:
+    """The papers one paper's page lists as related, best first. Kept apart from PaperPage, which
+    every listing shows: an edit re-ranks hundreds of papers' neighbours, and the pages listing
+    those papers do not show their neighbours."""
+
+    links: tuple[RelatedLink, ...] = ()
+    # A digest of the linked papers' sources and the terms shown (cache.Fingerprinter's shortcut).
+    source_key: bytes = field(default=b"", compare=False, repr=False)
+
+
+@dataclass(frozen=True)
 class PaperPage:
     """A paper with what its page and the listings show."""
 
@@ -42,9 +53,8 @@ class PaperPage:
     reading_minutes: int
     prev_slug: str | None
     next_slug: str | None
-    related: tuple[RelatedLink, ...]
-    # Everything else is made from the paper, its neighbours' slugs and `related`: a digest of
-    # those, when the paper's is known, fingerprints the page (see model.Paper.source_key).
+    # Everything else is made from the paper and its neighbours' slugs: a digest of those, when
+    # the paper's is known, fingerprints the page (see model.Paper.source_key).
     source_key: bytes = field(default=b"", compare=False, repr=False)
 
 
@@ -58,13 +68,8 @@ class RenderedText:
     words: int
 
 
-def enrich_papers(papers: list[Paper], report: Report, cache: BuildCache | None = None, jobs: int = 1) -> list[PaperPage]:
-    """`read_papers`, then `relate_papers`."""
-    return relate_papers(read_papers(papers, report, cache, jobs))
-
-
 def read_papers(papers: list[Paper], report: Report, cache: BuildCache | None = None, jobs: int = 1) -> list[PaperPage]:
-    """Every paper's page data but its related papers (left empty): all that search and the
+    """Every paper's page data (its related papers are `relate_papers`'): all that search and the
     exports read. `cache` keeps each paper's rendered text for the next build; `jobs` workers
     render the rest."""
     with timed("markdown and math"):
@@ -85,28 +90,27 @@ def read_papers(papers: list[Paper], report: Report, cache: BuildCache | None = 
             reading_minutes=max(1, math.ceil(text.words / WORDS_PER_MINUTE)),
             prev_slug=prev_slug,
             next_slug=next_slug,
-            related=(),
             source_key=digest(b"paper page\0" + paper.source_key + neighbours) if paper.source_key else b"",
         ))
     return pages
 
 
-def relate_papers(pages: list[PaperPage]) -> list[PaperPage]:
-    """The pages with their related papers."""
+def relate_papers(pages: list[PaperPage]) -> tuple[RelatedList, ...]:
+    """Each page's related papers, in page order."""
     with timed("related papers"):
         related = related_papers([f"{p.title_text}. {p.text}" for p in pages])
-    related_pages = []
-    for page, found in zip(pages, related):
+    lists = []
+    for found in related:
         linked = [pages[r.index] for r in found]
         links = tuple(RelatedLink(other.paper.slug, other.title_html, r.shared_terms) for other, r in zip(linked, found))
         key = b""
-        if page.source_key and all(other.paper.source_key for other in linked):
+        if all(other.paper.source_key for other in linked):
             # A linked paper's source stands for its slug and title (as fingerprinting the links
             # would, at a tenth of the cost); terms are letters only, so spaces separate them.
-            key = digest(b"\0".join([page.source_key, *(other.paper.source_key + " ".join(r.shared_terms).encode()
-                                                          for other, r in zip(linked, found))]))
-        related_pages.append(replace(page, related=links, source_key=key))
-    return related_pages
+            key = digest(b"\0".join([b"related", *(other.paper.source_key + " ".join(r.shared_terms).encode()
+                                                    for other, r in zip(linked, found))]))
+        lists.append(RelatedList(links, key))
+    return tuple(lists)
 
 
 def render_texts(papers: list[Paper], report: Report, cache: BuildCache | None, jobs: int) -> list[RenderedText]:

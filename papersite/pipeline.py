@@ -161,9 +161,9 @@ def _build(options: BuildOptions, warm: WarmCache | None) -> BuildResult:
         side = search_exports_path(cache_path)
         background = parallel.Background(lambda: make_search_and_exports(early, side, code, not options.clean), jobs)
         try:
-            pages = relate_papers(pages)
+            related = relate_papers(pages)
             with timed("site data"):
-                site = build_site_data(config, pages, taxonomy)
+                site = build_site_data(config, pages, taxonomy, related)
             # What every page shows (config, tags and their counts: the sidebar) is part of every page's key.
             session = Session(cache, out, site, fingerprint,
                               digest(cache.code + tree_version(options.templates, files=sources) + fingerprint(site_summary(site))))

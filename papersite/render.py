@@ -5,6 +5,7 @@ Rendering only reads the SiteData built before it; each page gets its own contex
 
 from __future__ import annotations
 
+import itertools
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import cached_property, partial
@@ -15,7 +16,7 @@ from markupsafe import Markup
 
 from . import citation, notfound, parallel, progress, tracking, urls
 from .cache import digest
-from .enrich import PaperPage
+from .enrich import PaperPage, RelatedList
 from .errors import Problem, SiteError
 from .markup import is_safe_url
 from .model import SiteConfig, Tag, Taxonomy
@@ -38,6 +39,7 @@ class SiteData:
     papers: tuple[PaperPage, ...]
     tags: tuple[TagListing, ...]          # taxonomy order, every tag (empty ones too)
     topic_map: TopicMap | None = None     # laid out once per build (topicmap.py); None draws no map
+    related: tuple[RelatedList, ...] = ()   # each paper's, in `papers` order; () before they are ranked
 
     @cached_property
     def tags_by_slug(self) -> dict[str, Tag]:
@@ -74,7 +76,8 @@ class Pagination:
         return self.paths[self.number] if self.number < self.count else None
 
 
-def build_site_data(config: SiteConfig, papers: list[PaperPage], taxonomy: Taxonomy, layout_map: bool = True) -> SiteData:
+def build_site_data(config: SiteConfig, papers: list[PaperPage], taxonomy: Taxonomy,
+                    related: tuple[RelatedList, ...] = (), layout_map: bool = True) -> SiteData:
     by_tag: dict[str, list[PaperPage]] = {t.slug: [] for t in taxonomy.tags}
     for page in papers:
         for slug in page.paper.tags:
@@ -84,6 +87,7 @@ def build_site_data(config: SiteConfig, papers: list[PaperPage], taxonomy: Taxon
         papers=tuple(papers),
         tags=tuple(TagListing(t, tuple(by_tag[t.slug])) for t in taxonomy.tags),
         topic_map=build_topic_map(papers, taxonomy) if layout_map else None,
+        related=related,
     )
 
 
@@ -273,7 +277,7 @@ def render_home(env, site: SiteData) -> dict[str, str]:
 
 def render_papers(env, site: SiteData) -> dict[str, str]:
     files = {}
-    for paper_page in site.papers:
+    for paper_page, related in zip(site.papers, site.related or itertools.repeat(RelatedList())):
         paper = paper_page.paper
         path = urls.paper_path(paper.slug)
         first_tag = site.tag(paper.tags[0]) if paper.tags else None
@@ -283,7 +287,7 @@ def render_papers(env, site: SiteData) -> dict[str, str]:
         # All of it comes from the paper (its first tag's name too: the taxonomy is in the paper's key).
         key = digest(b"paper page\0" + paper_page.source_key) if paper_page.source_key else b""
         page = Page(path, "paper", paper_page.title_text, paper_page.summary, crumbs + ((paper_page.title_text, None),), key)
-        files[path] = render_page(env, "paper.html", site, page, item=paper_page)
+        files[path] = render_page(env, "paper.html", site, page, item=paper_page, related=related)
     return files
 
 

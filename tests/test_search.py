@@ -211,14 +211,14 @@ def test_compact_index_is_a_third_of_plain_json_or_less(site, compact, index):
 def shipped_documents(site: Path) -> list[dict]:
     from papersite.config import load_config
     from papersite.content import load_content
-    from papersite.enrich import enrich_papers
+    from papersite.enrich import read_papers
     from papersite.errors import Report
     from papersite.render import build_site_data
 
     report = Report()
     root = site.parent
     papers, taxonomy = load_content(root / "content", report)
-    return search.search_documents(build_site_data(load_config(root / "site.yml"), enrich_papers(papers, report), taxonomy))
+    return search.search_documents(build_site_data(load_config(root / "site.yml"), read_papers(papers, report), taxonomy))
 
 
 @pytest.fixture(scope="module")

@@ -113,7 +113,7 @@ def synthetic_pages(count: int, tags: tuple[str, ...]) -> list[PaperPage]:
                       aliases=(), body=text, path=f"content/papers/p{i}.md", body_line=12)
         pages.append(PaperPage(paper=paper, title_html=title, title_text=title, abstract_html=f"<p>{text}</p>",
                                text=text, summary=text[:240], words=40, reading_minutes=1,
-                               prev_slug=None, next_slug=None, related=()))
+                               prev_slug=None, next_slug=None))
     return pages
 
 
