@@ -84,6 +84,10 @@ def ordered_map(func: Callable, items: Sequence, jobs: int, min_items: int | Non
 
 def _start_worker() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    # Pool.terminate and Background.cancel stop a worker with SIGTERM: it must die of it, not run
+    # a handler it inherited (the dev server's raises KeyboardInterrupt, which left a pool worker
+    # waiting on the task queue's lock while the server waited for it to exit).
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     progress._current.set(None)                   # the parent draws progress as chunks return
 
 

@@ -18,11 +18,13 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import html
 import os
 import signal
 import sys
 import threading
+import time
 import traceback
 from dataclasses import replace
 from functools import partial
@@ -43,6 +45,8 @@ LONG_POLL_SECONDS = 20.0
 # A save is often several writes: the files must stay the same this long before a rebuild.
 SETTLE_SECONDS = 0.05
 SETTLE_TRIES = 40
+# With nothing saved for this long after a build, the collector makes its full pass (see `rebuild`).
+COLLECT_WHEN_IDLE_SECONDS = 5.0
 PREFIX = "/__papersite/"
 LIVERELOAD_URL = PREFIX + "livereload.js"
 BUILD_ID_URL = PREFIX + "build-id"
@@ -68,6 +72,9 @@ class DevServer:
         self.session = f"{os.getpid():x}"
         self.last_errors: tuple[Problem, ...] = ()
         self.stop = threading.Event()
+        self.warned: set[Problem] = set()   # the last build's warnings, printed already
+        self.last_build = 0.0            # time.monotonic() when the last build ended
+        self.garbage_due = False         # a build's objects are frozen, not yet collected
         handler = partial(DevHandler, directory=str(options.out.absolute()), dev=self)
         self.httpd = ThreadingHTTPServer((HOST, port), handler)
         self.httpd.daemon_threads = True
@@ -93,6 +100,25 @@ class DevServer:
     def rebuild(self, reason: str = "") -> bool:
         """One build; True when it succeeded. Never raises for bad input or a crash in a stage."""
         try:
+            return self._rebuild(reason)
+        finally:
+            # What a build leaves (the cache held warm, the site) lives until the next one: out of
+            # the collector's reach, no full collection walks those millions of objects while the
+            # next save is being built (~0.3 s of it). Garbage among them is still freed by
+            # reference counting; cycles wait for `collect_when_idle`.
+            gc.freeze()
+            self.last_build, self.garbage_due = time.monotonic(), True
+
+    def collect_when_idle(self) -> None:
+        """The full collection `rebuild` put off, once no file has changed for a while."""
+        if self.garbage_due and time.monotonic() - self.last_build >= COLLECT_WHEN_IDLE_SECONDS:
+            gc.unfreeze()
+            gc.collect()
+            gc.freeze()
+            self.garbage_due = False
+
+    def _rebuild(self, reason: str) -> bool:
+        try:
             result: BuildResult = build(self.options, Progress(), self.warm)
         except SiteError as err:
             for problem in err.problems:
@@ -108,15 +134,20 @@ class DevServer:
                 self.last_errors = (Problem("build", None, f"the build crashed: {exc!r}"),)
             say("serve: the build crashed (a bug in papersite); the last good site is still served", sys.stderr)
             return False
-        for problem in result.warnings:
+        # Each warning is printed once, by the build that first has it: a rebuild after a save
+        # shows what the save changed, not the same 127 lines of a large collection again.
+        fresh = [problem for problem in result.warnings if problem not in self.warned]
+        for problem in fresh:
             line = f":{problem.line}" if problem.line else ""
             say(f"{problem.path}{line}: warning: {problem.message}", sys.stderr)
+        self.warned = set(result.warnings)
         with self.lock:
             self.build_count += 1
             self.last_errors = ()
             self.built.notify_all()
         what = "built" if self.build_count == 1 else "rebuilt"
-        say(f"serve: {what} {plural(result.pages, 'page')} with {plural(len(result.warnings), 'warning')} "
+        shown = f" ({len(result.warnings) - len(fresh)} shown before)" if len(fresh) < len(result.warnings) else ""
+        say(f"serve: {what} {plural(result.pages, 'page')} with {plural(len(result.warnings), 'warning')}{shown} "
             f"in {result.seconds:.2f}s{reason}")
         return True
 
@@ -132,6 +163,7 @@ class DevServer:
                 return
             now = snapshot(self.watched())
             if now == seen:
+                self.collect_when_idle()
                 continue
             for _ in range(SETTLE_TRIES):   # a save is often several writes: wait for quiet
                 changes.wait(SETTLE_SECONDS)
