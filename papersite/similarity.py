@@ -241,14 +241,11 @@ def weigh_terms(texts: Sequence[str]) -> TermMatrix:
 
     The related papers and the map weigh the same texts in one build: the last result is
     kept (read-only) and given again for equal texts."""
-    h = hashlib.blake2b()
-    for text in texts:
-        data = text.encode("utf-8", "surrogatepass")
-        h.update(len(data).to_bytes(8, "big") + data)
-    key = h.digest()
+    digests = tuple(map(text_digest, texts))   # once: the key here, and the rows count_words knows
+    key = b"".join(digests)
     if _last_terms is not None and _last_terms[0] == key:
         return _last_terms[1]
-    terms = compute_terms(texts)
+    terms = compute_terms(texts, digests)
     for array in (terms.vectors.data, terms.vectors.indices, terms.vectors.indptr):
         array.flags.writeable = False
     globals()["_last_terms"] = (key, terms)
@@ -280,10 +277,10 @@ class WordCounts:
     counts: np.ndarray
 
 
-def count_words(texts: Sequence[str]) -> WordCounts:
+def count_words(texts: Sequence[str], digests: tuple[bytes, ...] | None = None) -> WordCounts:
     """The word counts of `texts`. Rows whose text the previous build counted (kept in the build
     cache) are taken from it: an edit tokenises the texts it changed, not 750,000 words."""
-    digests = tuple(map(text_digest, texts))
+    digests = tuple(map(text_digest, texts)) if digests is None else digests
     cache = current()
     previous = cache.get("memo", PREVIOUS_COUNTS) if cache is not None else None
     if not isinstance(previous, WordCounts):
@@ -336,8 +333,8 @@ def row_entries(old_starts: np.ndarray, new_starts: np.ndarray, lengths: np.ndar
     return np.repeat(old_starts, lengths) + offsets, np.repeat(new_starts, lengths) + offsets
 
 
-def compute_terms(texts: Sequence[str]) -> TermMatrix:
-    counted = count_words(texts)
+def compute_terms(texts: Sequence[str], digests: tuple[bytes, ...] | None = None) -> TermMatrix:
+    counted = count_words(texts, digests)
     n, distinct = len(texts), counted.words
     word_counts = np.bincount(counted.indices, weights=counted.counts, minlength=len(distinct)).astype(np.int64)
     keys = key_words(distinct)
