@@ -115,3 +115,15 @@ def page(browser):
     page.on("dialog", on_dialog)
     yield page
     context.close()
+
+
+def axe_violations(page, label: str, options: dict | None = None) -> list[str]:
+    """axe-core's violations on the page as it is now, one line each (at most three targets),
+    prefixed with `label` so a failure says which page and state it was."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    found = []
+    for violation in Axe().run(page, options=options).response["violations"]:
+        targets = [node["target"] for node in violation["nodes"]][:3]
+        found.append(f"{label}: {violation['id']} ({violation['impact']}): {violation['help']} at {targets}")
+    return found

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import build_args, make_project
+from conftest import axe_violations, build_args, make_project
 
 FIRST, SECOND = "fastsverl", "aapt"
 
@@ -296,17 +296,12 @@ def test_without_javascript_nothing_breaks(site, browser):
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_axe_finds_no_violations_on_the_reading_pages(site, browser, scheme):
     """map.html with a filter on, the reading list with entries and an export, the shortcuts dialog open."""
-    from axe_playwright_python.sync_playwright import Axe
-
-    axe = Axe()
     context = browser.new_context(color_scheme=scheme)
     page = context.new_page()
     problems = []
 
     def check(name: str) -> None:
-        for violation in axe.run(page).response["violations"]:
-            targets = [node["target"] for node in violation["nodes"]][:3]
-            problems.append(f"{scheme} {name}: {violation['id']} ({violation['impact']}): {violation['help']} at {targets}")
+        problems.extend(axe_violations(page, f"{scheme} {name}"))
 
     try:
         page.goto(url_of(site, "map.html"))

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO, build_args, make_project
+from conftest import REPO, axe_violations, build_args, make_project
 from papersite import topicmap, urls
 from papersite.content import load_taxonomy
 from papersite.enrich import PaperPage
@@ -660,8 +660,6 @@ def test_overview_legend_filters_topics_and_their_labels(overview, page):
 @pytest.mark.browser
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_axe_finds_no_violations_on_the_map_pages(browser, overview, scheme):
-    from axe_playwright_python.sync_playwright import Axe
-
     split = next(p for p in map_pages(overview) if "/page-" in str(p))
     context = browser.new_context(color_scheme=scheme)
     tab = context.new_page()
@@ -669,9 +667,7 @@ def test_axe_finds_no_violations_on_the_map_pages(browser, overview, scheme):
     try:
         for path in (overview / urls.MAP, map_pages(overview)[0], split):
             tab.goto(path.resolve().as_uri(), wait_until="load")
-            for violation in Axe().run(tab).response["violations"]:
-                targets = [node["target"] for node in violation["nodes"]][:3]
-                problems.append(f"{scheme} {path.name}: {violation['id']} ({violation['impact']}): {violation['help']} at {targets}")
+            problems += axe_violations(tab, f"{scheme} {path.name}")
     finally:
         context.close()
     assert problems == []

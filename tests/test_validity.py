@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import build_args, make_project, paper_text
+from conftest import axe_violations, build_args, make_project, paper_text
 from papersite.cli import main
 from papersite.linkcheck import check_site
 
@@ -83,9 +83,6 @@ AXE_PAGES = ["index.html", "papers/fastsverl.html", "tags/reinforcement-learning
 @pytest.mark.browser
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_axe_finds_no_violations(browser, shipped_site, scheme):
-    from axe_playwright_python.sync_playwright import Axe
-
-    axe = Axe()
     context = browser.new_context(color_scheme=scheme)
     page = context.new_page()
     problems = []
@@ -96,9 +93,7 @@ def test_axe_finds_no_violations(browser, shipped_site, scheme):
                 page.goto((shipped_site / name).resolve().as_uri() + "?q=learning", wait_until="load")
                 page.wait_for_timeout(300)  # let results render, so they are checked too
             assert page.evaluate("matchMedia('(prefers-color-scheme: dark)').matches") == (scheme == "dark")
-            for violation in axe.run(page).response["violations"]:
-                targets = [node["target"] for node in violation["nodes"]][:3]
-                problems.append(f"{scheme} {name}: {violation['id']} ({violation['impact']}): {violation['help']} at {targets}")
+            problems += axe_violations(page, f"{scheme} {name}")
     finally:
         context.close()
     assert problems == []
@@ -107,9 +102,6 @@ def test_axe_finds_no_violations(browser, shipped_site, scheme):
 @pytest.mark.browser
 def test_axe_finds_no_violations_with_the_theme_toggled_against_the_system(browser, shipped_site):
     """A reader on a light system who picks dark (and the reverse) gets the same contrast guarantees."""
-    from axe_playwright_python.sync_playwright import Axe
-
-    axe = Axe()
     problems = []
     for system, chosen in (("light", "dark"), ("dark", "light")):
         context = browser.new_context(color_scheme=system)
@@ -118,9 +110,7 @@ def test_axe_finds_no_violations_with_the_theme_toggled_against_the_system(brows
             for name in ("index.html", "papers/fastsverl.html"):
                 page.goto((shipped_site / name).resolve().as_uri(), wait_until="load")
                 page.evaluate("(theme) => document.documentElement.setAttribute('data-theme', theme)", chosen)
-                for violation in axe.run(page, options={"runOnly": ["color-contrast"]}).response["violations"]:
-                    targets = [node["target"] for node in violation["nodes"]][:3]
-                    problems.append(f"{system} system, {chosen} chosen, {name}: {violation['id']} at {targets}")
+                problems += axe_violations(page, f"{system} system, {chosen} chosen, {name}", {"runOnly": ["color-contrast"]})
         finally:
             context.close()
     assert problems == []
