@@ -18,7 +18,7 @@ Non-ASCII text stays as UTF-8 (biber, and bibtex with inputenc, read it).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from . import urls
 from .cache import memoize
@@ -170,9 +170,9 @@ def bibtex_entry(paper: Paper, key: str, config: SiteConfig, keywords: tuple[str
     return f"@inproceedings{{{key},\n" + ",\n".join(lines) + "\n}\n"
 
 
-def bibtex_file(papers: Sequence[Paper], config: SiteConfig, tag_names: dict[str, str]) -> bytes:
-    """UTF-8, joined as bytes: a str of the whole file would take up to 4 bytes a character."""
-    keys = bibtex_keys(papers)
+def bibtex_file(papers: Sequence[Paper], config: SiteConfig, tag_names: dict[str, str], keys: Mapping[str, str]) -> bytes:
+    """`keys`: slug -> key (`bibtex_keys`). UTF-8, joined as bytes: a str of the whole file would
+    take up to 4 bytes a character."""
     # BibTeX reads an entry wherever it meets "@", comments included: the title goes in without it.
     title = " ".join(config.title.replace("@", " ").split())
     head = f"% {len(papers)} papers from {title}, one entry each, UTF-8.\n"

@@ -17,8 +17,8 @@ import re
 import xml.etree.ElementTree as ET
 from collections.abc import Mapping
 
-from . import urls
-from .bibtex import bibtex_file, bibtex_keys
+from . import citation, urls
+from .bibtex import bibtex_file
 from .cache import memoize
 from .citation import tag_names
 from .model import Paper
@@ -45,7 +45,7 @@ def export_files(site) -> dict[str, str | bytes]:
     files: dict[str, str | bytes] = {
         urls.NOJEKYLL: "",
         urls.ROBOTS: robots_txt(site.config.base_url),
-        urls.BIBTEX: bibtex_file([p.paper for p in site.papers], site.config, tag_names(site)),
+        urls.BIBTEX: bibtex_file([p.paper for p in site.papers], site.config, tag_names(site), citation.keys(site)),
         urls.EXPORT_JSON: papers_json(site),
     }
     if site.config.base_url:
@@ -147,7 +147,7 @@ def papers_json(site) -> bytes:
     papers changed, and the C JSON encoder writes compact lines ~10x faster than indented ones).
     Stable key order, UTF-8. Joined as bytes: a str of every abstract would be 4 bytes a character."""
     config = site.config
-    keys = bibtex_keys([p.paper for p in site.papers])
+    keys = citation.keys(site)
     counts = {listing.tag.slug: len(listing.papers) for listing in site.tags}
     site_info = {"title": config.title, "description": config.description, "base_url": config.base_url,
                  "language": config.language}

@@ -241,18 +241,17 @@ def weigh_terms(texts: Sequence[str]) -> TermMatrix:
 
     The related papers and the map weigh the same texts in one build: the last result is
     kept (read-only) and given again for equal texts."""
-    digests = tuple(map(text_digest, texts))   # once: the key here, and the rows count_words knows
-    key = b"".join(digests)
-    if _last_terms is not None and _last_terms[0] == key:
+    texts = tuple(texts)
+    if _last_terms is not None and _last_terms[0] == texts:   # equal strings: compared, not hashed
         return _last_terms[1]
-    terms = compute_terms(texts, digests)
+    terms = compute_terms(texts)
     for array in (terms.vectors.data, terms.vectors.indices, terms.vectors.indptr):
         array.flags.writeable = False
-    globals()["_last_terms"] = (key, terms)
+    globals()["_last_terms"] = (texts, terms)
     return terms
 
 
-_last_terms: tuple[bytes, TermMatrix] | None = None
+_last_terms: tuple[tuple[str, ...], TermMatrix] | None = None
 
 
 def text_words(text: str) -> list[str]:
@@ -277,10 +276,10 @@ class WordCounts:
     counts: np.ndarray
 
 
-def count_words(texts: Sequence[str], digests: tuple[bytes, ...] | None = None) -> WordCounts:
+def count_words(texts: Sequence[str]) -> WordCounts:
     """The word counts of `texts`. Rows whose text the previous build counted (kept in the build
     cache) are taken from it: an edit tokenises the texts it changed, not 750,000 words."""
-    digests = tuple(map(text_digest, texts)) if digests is None else digests
+    digests = tuple(map(text_digest, texts))
     cache = current()
     previous = cache.get("memo", PREVIOUS_COUNTS) if cache is not None else None
     if not isinstance(previous, WordCounts):
@@ -333,8 +332,8 @@ def row_entries(old_starts: np.ndarray, new_starts: np.ndarray, lengths: np.ndar
     return np.repeat(old_starts, lengths) + offsets, np.repeat(new_starts, lengths) + offsets
 
 
-def compute_terms(texts: Sequence[str], digests: tuple[bytes, ...] | None = None) -> TermMatrix:
-    counted = count_words(texts, digests)
+def compute_terms(texts: Sequence[str]) -> TermMatrix:
+    counted = count_words(texts)
     n, distinct = len(texts), counted.words
     word_counts = np.bincount(counted.indices, weights=counted.counts, minlength=len(distinct)).astype(np.int64)
     keys = key_words(distinct)
