@@ -5,6 +5,13 @@ import gc
 import os
 import sys
 
+# One BLAS thread per process, before numpy is first imported: the build spreads its work over
+# processes, and an OpenBLAS thread pool beside them only takes memory (~80 MB) and, on a busy
+# machine, spins (it made the topic map's SVD 50x slower). The build also limits BLAS to one
+# thread itself, for the order of its sums (pipeline.build).
+for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(name, "1")
+
 # Importing numpy, SciPy and Jinja makes hundreds of thousands of objects and few cycles: without
 # the collector running meanwhile, start-up is ~40 ms shorter.
 gc.disable()

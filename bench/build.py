@@ -185,8 +185,8 @@ def mkdocs_venv() -> Path:
 def mkdocs_project(root: Path, content: Path, default_nav: bool = False) -> Path:
     """The same papers as MkDocs pages: title as H1, the abstract (our Markdown) below it."""
     sys.path.insert(0, str(REPO))
-    from papersite.content import split_front_matter
-    from papersite.sources import read_text
+    from papersite.inputs.files import read_text
+    from papersite.inputs.papers import split_front_matter
     import yaml
 
     docs = root / "docs"

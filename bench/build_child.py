@@ -12,6 +12,8 @@ from argparse import ArgumentParser
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):   # as build.py does
+    os.environ.setdefault(name, "1")
 gc.disable()   # as build.py does while importing
 from papersite.pipeline import BuildOptions, build  # noqa: E402
 

@@ -6,7 +6,7 @@
 Imports the corpus into a temporary content directory with `python build.py import`, builds
 the site with `python build.py build`, then measures and prints:
 
-- index build seconds: ours (papersite.search.build_index + the compact encoding, as the build
+- index build seconds: ours (papersite.lunr_index.build_index + the compact encoding, as the build
   runs it; and with the complete Python lunr.Index made too) against a plain `lunr()` call over
   the same documents with the same pipeline, and with lunr's default pipeline, measured in the
   same run, interleaved, medians of --runs;
@@ -34,17 +34,19 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "tests"))
 
 from lunr import lunr
 from lunr.index import Index
 from lunr.stemmer import porter_stemmer
 
-from papersite import search
-from papersite.config import load_config
-from papersite.content import load_content
-from papersite.enrich import read_papers
+from papersite.enrich.listings import list_site, paper_pages
+from papersite.enrich.texts import render_texts
 from papersite.errors import Report
-from papersite.render import build_site_data
+from papersite.inputs.config import load_config
+from papersite.inputs.papers import load_content
+from papersite.publish import lunr_index, search, search_codec
+from support import search_oracle as oracle
 
 CORPORA = [REPO / "bench" / "data" / "ml-abstracts.jsonl.gz", REPO.parent / "shared" / "data" / "ml-abstracts.jsonl"]
 CHROMIUM = "/usr/bin/chromium"
@@ -99,8 +101,8 @@ def prepare(corpus: Path, work: Path) -> tuple[Path, Path]:
 
 def site_documents(content: Path, config: Path):
     report = Report()
-    papers, taxonomy = load_content(content, report)
-    site = build_site_data(load_config(config), read_papers(papers, report), taxonomy)
+    papers, taxonomy, _ = load_content(content, report)
+    site = list_site(load_config(config), taxonomy, paper_pages(papers, render_texts(papers, report)[0]))
     return site, search.search_documents(site)
 
 
@@ -109,18 +111,18 @@ def gz(data: bytes) -> int:
 
 
 def time_builds(docs, runs: int) -> dict[str, list[float]]:
-    fields = [{"field_name": n, "boost": b} for n, b in search.FIELDS]
+    fields = [{"field_name": n, "boost": b} for n, b in lunr_index.FIELDS]
     times = {"ours": [], "ours_full": [], "plain": [], "plain_default": []}
     for _ in range(runs):
         started = time.perf_counter()
-        index = search.build_index(docs)
-        search.js_global(search.INDEX_GLOBAL, search.encode_index(index))
+        index = lunr_index.build_index(docs)
+        search.js_global(search.INDEX_GLOBAL, search_codec.encode_index(index))
         times["ours"].append(time.perf_counter() - started)
         # what a complete lunr.Index in Python adds (the site does not need it)
         _ = index.inverted_index, index.field_vectors, index.token_set
         times["ours_full"].append(time.perf_counter() - started)
         started = time.perf_counter()
-        search.plain_index(docs)
+        oracle.plain_index(docs)
         times["plain"].append(time.perf_counter() - started)
         started = time.perf_counter()
         lunr(ref="ref", fields=fields, documents=docs)
@@ -226,7 +228,7 @@ def p95(values: list[float]) -> float:
 
 
 def parity(site: Path, index: Index, docs, work: Path) -> dict:
-    words = sorted({w for doc in docs for key in ("title", "tags", "authors", "body") for w in search.normalise_words(doc[key])})
+    words = sorted({w for doc in docs for key in ("title", "tags", "authors", "body") for w in lunr_index.normalise_words(doc[key])})
     words_file = work / "words.json"
     words_file.write_text(json.dumps({"stem": words}), encoding="utf-8")
     js = json.loads(subprocess.run(["node", str(REPO / "tests" / "js" / "words.js"), str(site / "assets" / "search.js"), str(words_file)],
@@ -237,7 +239,7 @@ def parity(site: Path, index: Index, docs, work: Path) -> dict:
     node = json.loads(subprocess.run(["node", str(REPO / "tests" / "js" / "search_site.js"), str(site), str(queries_file)],
                                      check=True, capture_output=True, text=True).stdout)
     query_mismatches = [q for q in QUERIES
-                        if [r["ref"] for r in search.search(index, q).results] != node["typed"][q]["refs"]]
+                        if [r["ref"] for r in oracle.search(index, q).results] != node["typed"][q]["refs"]]
     return {"words": len(words), "stem_mismatches": stem_mismatches, "query_mismatches": query_mismatches}
 
 
@@ -259,9 +261,9 @@ def main() -> None:
         assets = site / "assets"
         index_js = (assets / "search-index.js").read_bytes()
         store_js = (assets / "search-store.js").read_bytes()
-        loaded = Index.load(search.expand_index(search.read_js_global(index_js.decode("utf-8"))))
-        plain = json.dumps(search.plain_index(docs).serialize(), separators=(",", ":")).encode()
-        fields = [{"field_name": n, "boost": b} for n, b in search.FIELDS]
+        loaded = Index.load(oracle.expand_index(oracle.read_js_global(index_js.decode("utf-8"))))
+        plain = json.dumps(oracle.plain_index(docs).serialize(), separators=(",", ":")).encode()
+        fields = [{"field_name": n, "boost": b} for n, b in lunr_index.FIELDS]
         plain_default = json.dumps(lunr(ref="ref", fields=fields, documents=docs).serialize(), separators=(",", ":")).encode()
         browser = browser_figures(site, max(args.runs, 5))
         same = parity(site, loaded, docs, work)

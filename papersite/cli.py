@@ -103,7 +103,7 @@ def run_build(args: argparse.Namespace) -> int:
 
 
 def run_import(args: argparse.Namespace) -> int:
-    from .ingest import import_source
+    from .ingest.importer import import_source
 
     report = Report()
     try:
@@ -125,9 +125,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "import":
             return run_import(args)
         if args.command == "serve":
-            from .serve import run_serve
+            from .dev.serve import run_serve
 
-            return run_serve(args)
+            return run_serve(build_options(args), args.port, explicit_base_url=args.base_url is not None)
         return run_build(args)
     except SiteError as err:
         print_problems(err.problems)

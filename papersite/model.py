@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 
 @dataclass(frozen=True)
@@ -49,6 +49,3 @@ class Paper:
     body: str
     path: str          # the source file, for messages
     body_line: int     # line of the file where the body starts, for messages
-    # A digest of everything it was made from (the file's bytes and path, the taxonomy), when
-    # known: the build cache's fingerprint of it, without pickling it (cache.Fingerprinter).
-    source_key: bytes = field(default=b"", compare=False, repr=False)

@@ -1,9 +1,7 @@
-"""Build progress on a terminal: one status line on stderr, rewritten in place.
+"""What a build tells the person running it while it runs: progress on a terminal, and seconds per stage.
 
-Shown only when stderr is a terminal and not under CI (`CI` set) or `TERM=dumb`;
+Progress is shown only when stderr is a terminal and not under CI (`CI` set) or `TERM=dumb`;
 a pipe or a log file gets nothing from here, only the build's one summary line.
-Stages report through `progress.tick()`, which is a no-op unless a Progress is active,
-so rendering code needs no parameter for it.
 """
 
 from __future__ import annotations
@@ -12,10 +10,8 @@ import os
 import sys
 import time
 from contextlib import contextmanager
-from contextvars import ContextVar
 
 REDRAW_SECONDS = 0.1
-_current: ContextVar["Progress | None"] = ContextVar("papersite_progress", default=None)
 
 
 def interactive(stream) -> bool:
@@ -70,24 +66,16 @@ class Progress:
             self.shown = False
 
 
-@contextmanager
-def active(progress: Progress | None):
-    token = _current.set(progress)
-    try:
-        yield progress
-    finally:
-        _current.reset(token)
-        if progress is not None:
-            progress.finish()
+class StageClock:
+    """Seconds per stage of one build (`with clock("render"): ...`), for bench/build.py."""
 
+    def __init__(self) -> None:
+        self.seconds: dict[str, float] = {}
 
-def tick(n: int = 1) -> None:
-    progress = _current.get()
-    if progress is not None:
-        progress.tick(n)
-
-
-def stage(name: str, total: int | None = None) -> None:
-    progress = _current.get()
-    if progress is not None:
-        progress.stage(name, total)
+    @contextmanager
+    def __call__(self, name: str):
+        started = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.seconds[name] = self.seconds.get(name, 0.0) + time.perf_counter() - started

@@ -15,7 +15,7 @@ TAG_INDEX = "tags/index.html"
 SEARCH = "search.html"
 NOT_FOUND = "404.html"
 READING_LIST = "reading-list.html"
-# The full topic map; the home page embeds it too while the collection is small (topicmap.py).
+# The full topic map; the home page embeds it too while the collection is small (enrich/topicmap.py).
 MAP = "map.html"
 SITEMAP = "sitemap.xml"
 FEED = "feed.xml"
@@ -26,6 +26,8 @@ EXPORT_JSON = "papers.json"
 ASSETS = "assets"
 SEARCH_INDEX = "assets/search-index.js"
 SEARCH_STORE = "assets/search-store.js"
+# Every paper's BibTeX entry, which the reading list exports (enrich/bibtex.py).
+SEARCH_BIBTEX = "assets/search-bibtex.js"
 LUNR_JS = "assets/vendor/lunr.js"
 # Written into every output so a later build knows the directory is its own to replace.
 MARKER = ".papersite-build"
@@ -40,7 +42,7 @@ def tag_path(slug: str, page: int = 1) -> str:
 
 
 def map_topic_path(key: str, page: int = 1) -> str:
-    """A topic's own map (a MapGroup key), for collections too large for one linked map (topicmap.py)."""
+    """A topic's own map (a MapGroup key), for collections too large for one linked map (enrich/topicmap.py)."""
     return f"map/{key}.html" if page == 1 else f"map/{key}/page-{page}.html"
 
 
@@ -60,27 +62,26 @@ def relative_url(from_path: str, to_path: str) -> str:
     return f"{rel}#{anchor}" if anchor else rel
 
 
-def linker(from_path: str):
-    """`relative_url` bound to one page, sharing one cache per directory: a page's ~80 links
+class Links:
+    """`relative_url` for one build's pages, each directory's links made once: a page's ~80 links
     (sidebar, listings) are the same strings as its neighbours'."""
-    directory = posixpath.dirname(from_path) or "."
-    cache = _links.setdefault(directory, {})
 
-    def url(to_path: str) -> str:
-        found = cache.get(to_path)
-        if found is None:
-            found = relative_url(from_path, to_path)
-            target = to_path.partition("#")[0]
-            if target:  # "" and "#anchor" point into the page itself, so depend on its name
-                if len(cache) > 1 << 16:
-                    cache.clear()
-                cache[to_path] = found
-        return found
+    def __init__(self) -> None:
+        self.by_directory: dict[str, dict[str, str]] = {}
 
-    return url
+    def from_page(self, from_path: str):
+        """`relative_url` bound to the page at `from_path`."""
+        cache = self.by_directory.setdefault(posixpath.dirname(from_path) or ".", {})
 
+        def url(to_path: str) -> str:
+            found = cache.get(to_path)
+            if found is None:
+                found = relative_url(from_path, to_path)
+                if to_path.partition("#")[0]:  # "" and "#anchor" point into the page itself, so depend on its name
+                    cache[to_path] = found
+            return found
 
-_links: dict[str, dict[str, str]] = {}
+        return url
 
 
 @lru_cache(maxsize=1 << 16)

@@ -8,7 +8,7 @@ from html.parser import HTMLParser
 import pytest
 
 from conftest import REPO, build_args
-from papersite.linkcheck import check_site
+from support.linkcheck import check_site
 
 
 class TextOf(HTMLParser):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from papersite.config import load_config
+from papersite.inputs.config import load_config
 from papersite.errors import SiteError
 
 

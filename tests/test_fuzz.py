@@ -18,16 +18,20 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import REPO, paper_text
-from pagescan import FORBIDDEN_ELEMENTS, UNSAFE_SCHEME_RE, Tags
-from papersite.config import load_config
-from papersite.content import SLUG_RE, load_paper, load_taxonomy, split_front_matter
+from support.pagescan import FORBIDDEN_ELEMENTS, UNSAFE_SCHEME_RE, Tags
+from papersite.inputs.config import load_config
+from papersite.inputs.papers import load_paper, split_front_matter
+from papersite.inputs.taxonomy import load_taxonomy
+from papersite.inputs.values import SLUG_RE
 from papersite.errors import Report, SiteError
-from papersite.ingest import parse_jsonl, parse_text
-from papersite.latex import flatten_markdown, latex_to_markdown, math_to_text
-from papersite.markup import MarkdownRenderer
-from papersite.sources import decode_text
-from papersite.titles import derive_slug, derive_title, slugify
-from papersite.yamlsrc import parse_yaml
+from papersite.ingest.importer import parse_jsonl, parse_text
+from papersite.ingest.latex import latex_to_markdown
+from papersite.text.mathtext import math_to_text
+from papersite.text.plain import flatten_markdown
+from papersite.text.markdown import MarkdownRenderer
+from papersite.inputs.files import decode_text
+from papersite.ingest.titles import derive_slug, derive_title, slugify
+from papersite.inputs.yamlsrc import parse_yaml
 
 FUZZ = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 

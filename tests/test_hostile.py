@@ -21,7 +21,7 @@ import pytest
 import yaml
 
 from conftest import REPO, build_args, make_project
-from pagescan import (copied_js, csp_of, generated_js_problems, html_pages, parse, read_globals, site_problems,
+from support.pagescan import (copied_js, csp_of, generated_js_problems, html_pages, parse, read_globals, site_problems,
                       visible_text)
 from papersite.cli import main
 

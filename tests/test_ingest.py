@@ -9,9 +9,9 @@ import pytest
 import yaml
 
 from conftest import REPO, build_args
-from papersite.content import split_front_matter
+from papersite.inputs.papers import split_front_matter
 from papersite.errors import Report
-from papersite.ingest import clean_abstract, find_code_links, parse_text
+from papersite.ingest.importer import clean_abstract, find_code_links, parse_text
 
 SEED = REPO / "content" / "sources" / "neurips2025-abstracts.txt"
 

@@ -20,7 +20,7 @@ import pytest
 
 from conftest import REPO, build_args, make_project, paper_text
 from papersite import output, urls
-from papersite.linkcheck import check_site
+from support.linkcheck import check_site
 
 PAGES = 300
 WORDS = ("reinforcement learning policy gradient regret bandit diffusion model transformer attention graph "

@@ -12,7 +12,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from papersite.latex import find_math_spans, flatten_markdown, latex_to_markdown, math_to_text
+from papersite.ingest.latex import latex_to_markdown
+from papersite.text.mathspans import find_math_spans
+from papersite.text.mathtext import math_to_text
+from papersite.text.plain import flatten_markdown
 
 
 def md(text: str) -> str:

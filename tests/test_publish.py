@@ -16,12 +16,12 @@ import yaml
 
 from conftest import REPO, build_args, make_project, paper_text
 from papersite import urls
-from papersite.bibtex import bibtex_keys, escape_math, markdown_to_latex
+from papersite.enrich.bibtex import bibtex_keys, escape_math, markdown_to_latex
 from papersite.cli import main
 from papersite.model import Paper
-from papersite.notfound import ROOT_SCRIPT, script_hash
+from papersite.render.notfound import ROOT_SCRIPT, script_hash
 from papersite.progress import Progress
-from papersite.publish import BASE_URL_NOTE
+from papersite.publish.feeds import BASE_URL_NOTE
 
 BASE = "https://example.org/papers/"
 ATOM = "{http://www.w3.org/2005/Atom}"

@@ -22,10 +22,10 @@ import pytest
 import yaml
 
 from conftest import REPO, build_args, make_project
-from papersite.content import load_content, split_front_matter
+from papersite.inputs.papers import load_content, split_front_matter
 from papersite.errors import Report
-from papersite.sources import read_text
-from papersite.yamlsrc import FastLoader, load_document
+from papersite.inputs.files import read_text
+from papersite.inputs.yamlsrc import FastLoader, load_document
 
 SAMPLE = REPO / "tests" / "fixtures" / "ml-sample.jsonl"
 RECORDS = [json.loads(line) for line in SAMPLE.read_text(encoding="utf-8").splitlines() if line.strip()]
@@ -105,7 +105,7 @@ def test_hyphen_wraps_are_joined_and_real_hyphens_kept(imported):
 def test_every_written_page_parses_again(imported):
     root, _, _ = imported
     report = Report()
-    papers, _ = load_content(root / "content", report)
+    papers, _, _ = load_content(root / "content", report)
     assert not report.errors and len(papers) == len(RECORDS)
 
 

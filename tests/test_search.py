@@ -26,7 +26,9 @@ from lunr.pipeline import Pipeline
 from lunr.stemmer import porter_stemmer
 from lunr.stop_word_filter import WORDS as STOP_WORDS
 
-from papersite import search, urls
+from papersite import urls
+from papersite.publish import lunr_index, search, search_codec
+from support import search_oracle as oracle
 from papersite.cli import main
 
 NODE = shutil.which("node")
@@ -74,7 +76,7 @@ def site(tmp_path_factory) -> Path:
 
 
 def read_global(path: Path) -> dict:
-    return search.read_js_global(path.read_text(encoding="utf-8"))
+    return oracle.read_js_global(path.read_text(encoding="utf-8"))
 
 
 @pytest.fixture(scope="module")
@@ -89,7 +91,7 @@ def store(site) -> dict:
 
 @pytest.fixture(scope="module")
 def index(compact) -> Index:
-    return Index.load(search.expand_index(compact))
+    return Index.load(oracle.expand_index(compact))
 
 
 def node(*args) -> dict:
@@ -133,20 +135,20 @@ def as_json(value):
     ("...", []),
 ])
 def test_normalise_words(text, words):
-    assert search.normalise_words(text) == words
+    assert lunr_index.normalise_words(text) == words
 
 
 def test_fold_keeps_query_syntax():
-    assert search.fold("Title:Rényi +Café -VIDEO robust~1 shap*") == "title:renyi +cafe -video robust~1 shap*"
+    assert lunr_index.fold("Title:Rényi +Café -VIDEO robust~1 shap*") == "title:renyi +cafe -video robust~1 shap*"
 
 
 def test_long_runs_are_cut():
     word = "y" * 5000  # would overflow the stemmer's recursion uncut
-    assert search.normalise_words(word) == ["y" * search.MAX_WORD]
+    assert lunr_index.normalise_words(word) == ["y" * lunr_index.MAX_WORD]
 
 
 def test_pipeline_functions_are_registered_by_name(index):
-    assert Pipeline.registered_functions["normalise"] is search.normalise
+    assert Pipeline.registered_functions["normalise"] is lunr_index.normalise
     assert index.pipeline.serialize() == ["normalise", "stemmer"]
 
 
@@ -209,16 +211,16 @@ def test_compact_index_is_a_third_of_plain_json_or_less(site, compact, index):
 # --- the memoised build and the compact encoding ----------------------------------------------
 
 def shipped_documents(site: Path) -> list[dict]:
-    from papersite.config import load_config
-    from papersite.content import load_content
-    from papersite.enrich import read_papers
+    from papersite.inputs.config import load_config
+    from papersite.inputs.papers import load_content
+    from papersite.enrich.listings import list_site, paper_pages
+    from papersite.enrich.texts import render_texts
     from papersite.errors import Report
-    from papersite.render import build_site_data
 
     report = Report()
     root = site.parent
-    papers, taxonomy = load_content(root / "content", report)
-    return search.search_documents(build_site_data(load_config(root / "site.yml"), read_papers(papers, report), taxonomy))
+    papers, taxonomy, _ = load_content(root / "content", report)
+    return search.search_documents(list_site(load_config(root / "site.yml"), taxonomy, paper_pages(papers, render_texts(papers, report)[0])))
 
 
 @pytest.fixture(scope="module")
@@ -227,7 +229,7 @@ def documents(site) -> list[dict]:
 
 
 def test_memoised_build_equals_plain_lunr(documents):
-    ours, plain = search.build_index(documents), search.plain_index(documents)
+    ours, plain = lunr_index.build_index(documents), oracle.plain_index(documents)
     assert canonical(as_json(ours.serialize())) == canonical(as_json(plain.serialize()))
     for q in QUERIES:
         try:
@@ -242,9 +244,9 @@ def test_memoised_build_equals_plain_lunr(documents):
 
 
 def test_compact_encoding_round_trips_exactly(documents, compact, index):
-    built = search.build_index(documents)
-    assert search.expand_index(as_json(search.encode_index(built))) == as_json(built.serialize())
-    assert search.expand_index(compact) == as_json(built.serialize())  # the shipped file too
+    built = lunr_index.build_index(documents)
+    assert oracle.expand_index(as_json(search_codec.encode_index(built))) == as_json(built.serialize())
+    assert oracle.expand_index(compact) == as_json(built.serialize())  # the shipped file too
     for q in QUERIES:
         try:
             expected = built.search(q)
@@ -255,15 +257,15 @@ def test_compact_encoding_round_trips_exactly(documents, compact, index):
 
 
 def test_fixes_carry_weights_the_browser_would_round_differently(documents, monkeypatch):
-    assert search.js_round3(1.0005) != round(1.0005, 3)  # why the list exists
+    assert search_codec.js_round3(1.0005) != round(1.0005, 3)  # why the list exists
     # Make the browser's rounding wrong half the time and look at every weight: the fixes make
     # the expansion exact all the same.
-    monkeypatch.setattr(search, "js_round3", lambda x: math.floor(x * 1000) / 1000)
-    monkeypatch.setattr(search, "NEAR_HALF", 1.0)
-    built = search.build_index(documents)
-    encoded = as_json(search.encode_index(built))
+    monkeypatch.setattr(search_codec, "js_round3", lambda x: math.floor(x * 1000) / 1000)
+    monkeypatch.setattr(search_codec, "NEAR_HALF", 1.0)
+    built = lunr_index.build_index(documents)
+    encoded = as_json(search_codec.encode_index(built))
     assert len(encoded["fix"]) > 100
-    assert search.expand_index(encoded) == as_json(built.serialize())
+    assert oracle.expand_index(encoded) == as_json(built.serialize())
 
 
 WORD = st.sampled_from(["shapley", "Rényi", "café", "array", "key", "delays", "learner's", "the", "O(n)", "x²",
@@ -276,9 +278,9 @@ DOC = st.fixed_dictionaries({"title": TEXT, "tags": TEXT, "authors": TEXT, "body
 @given(st.lists(DOC, min_size=1, max_size=8))
 def test_memo_build_and_encoding_on_generated_documents(docs):
     docs = [{"ref": f"doc-{i}", **d} for i, d in enumerate(docs)]
-    ours = search.build_index(docs)
-    assert canonical(as_json(ours.serialize())) == canonical(as_json(search.plain_index(docs).serialize()))
-    assert search.expand_index(as_json(search.encode_index(ours))) == as_json(ours.serialize())
+    ours = lunr_index.build_index(docs)
+    assert canonical(as_json(ours.serialize())) == canonical(as_json(oracle.plain_index(docs).serialize()))
+    assert oracle.expand_index(as_json(search_codec.encode_index(ours))) == as_json(ours.serialize())
 
 
 def test_encoding_round_trips_edge_cases():
@@ -287,74 +289,74 @@ def test_encoding_round_trips_edge_cases():
         {"ref": "empty", "title": "", "tags": "", "authors": "", "body": ""},
         {"ref": "y" * 100, "title": "É" * 70, "tags": None, "authors": "Zoë", "body": "the a an"},
     ]
-    built = search.build_index(docs)
-    assert search.expand_index(as_json(search.encode_index(built))) == as_json(built.serialize())
+    built = lunr_index.build_index(docs)
+    assert oracle.expand_index(as_json(search_codec.encode_index(built))) == as_json(built.serialize())
 
 
 def test_varints_and_front_coding_round_trip():
     numbers = [0, 1, 31, 32, 1023, 1024, 10**6, 2**40]
-    assert search.read_varints(search.varints(numbers)) == numbers
-    assert search.read_varints(search.varints([5000, 3])) == [5000, 3]
+    assert oracle.read_varints(search_codec.varints(numbers)) == numbers
+    assert oracle.read_varints(search_codec.varints([5000, 3])) == [5000, 3]
     terms = ["", "a", "ab", "abc", "abd", "b", "bb" * 40, "bb" * 40 + "c"]
-    assert search.front_decode(search.front_code(terms)) == terms
+    assert oracle.front_decode(search_codec.front_code(terms)) == terms
 
 
 # --- queries (Python side) --------------------------------------------------------------------
 
 def test_shapley_finds_fastsverl_first(index):
     for q in ("shapley", "Shapley", "shap", "shapl", "shaply", "title:shapley", "shapley values"):
-        assert refs(search.search(index, q).results)[0] == "fastsverl", q
+        assert refs(oracle.search(index, q).results)[0] == "fastsverl", q
 
 
 def test_accents_and_case_fold(index):
     for q in ("Renyi", "rényi", "RÉNYI", "cafe", "café", "naive", "lukasz", "zoe"):
-        assert "renyi-cafe" in refs(search.search(index, q).results), q
+        assert "renyi-cafe" in refs(oracle.search(index, q).results), q
 
 
 def test_words_ending_in_vowel_y(index):
     for q in ("array", "delay", "display", "key", "keys", "relay"):
-        found = refs(search.search(index, q).results)
+        found = refs(oracle.search(index, q).results)
         assert "array-delay" in found, q
 
 
 def test_query_syntax_passes_through(index):
-    assert refs(search.search(index, "title:shapley").results) == ["fastsverl"]
-    outcome = search.search(index, "+diffusion -video")
+    assert refs(oracle.search(index, "title:shapley").results) == ["fastsverl"]
+    outcome = oracle.search(index, "+diffusion -video")
     assert outcome.mode == "syntax" and outcome.results
     with_video = {ref for field in index.fields for ref in index.inverted_index["video"][field]}
     with_diffusion = {ref for field in index.fields for ref in index.inverted_index["diffus"][field]}
     assert set(refs(outcome.results)) == with_diffusion - with_video
-    assert "dtw-certified-robust-defense" in refs(search.search(index, "robust~1").results)
+    assert "dtw-certified-robust-defense" in refs(oracle.search(index, "robust~1").results)
 
 
 def test_unparseable_query_is_an_error_not_an_exception(index):
     for q in ("title:", "nosuchfield:word"):
-        outcome = search.search(index, q)
+        outcome = oracle.search(index, q)
         assert outcome.error and outcome.results == []
 
 
 def test_every_word_must_match_before_any_word(index):
-    outcome = search.search(index, "shapley reinforcement")
+    outcome = oracle.search(index, "shapley reinforcement")
     assert outcome.mode == "all" and refs(outcome.results) == ["fastsverl"]
-    outcome = search.search(index, "shapley guidance")  # both words exist, never in one paper
+    outcome = oracle.search(index, "shapley guidance")  # both words exist, never in one paper
     assert outcome.mode == "any" and {"fastsverl", "prior-guidance"} <= set(refs(outcome.results))
-    outcome = search.search(index, "shapley xyzzyqq")  # a word no paper has is left out
-    assert outcome.mode == "all" and refs(outcome.results) == refs(search.search(index, "shapley").results)
-    assert search.search(index, "xyzzyqq").mode == "none"
+    outcome = oracle.search(index, "shapley xyzzyqq")  # a word no paper has is left out
+    assert outcome.mode == "all" and refs(outcome.results) == refs(oracle.search(index, "shapley").results)
+    assert oracle.search(index, "xyzzyqq").mode == "none"
 
 
 def test_common_terms_count_in_titles_only(index, monkeypatch):
     # On a large site a term in most documents is looked up in titles only and need not match
     # (bench/search.py checks this path against the browser on the real corpus).
-    monkeypatch.setattr(search, "COMMON_MIN", 0)
-    monkeypatch.setattr(search, "COMMON_SHARE", 0.3)
-    assert search.is_common(index, "reinforc") and not search.is_common(index, "shaplei")
+    monkeypatch.setattr(oracle, "COMMON_MIN", 0)
+    monkeypatch.setattr(oracle, "COMMON_SHARE", 0.3)
+    assert oracle.is_common(index, "reinforc") and not oracle.is_common(index, "shaplei")
     titles = set(index.inverted_index["reinforc"]["title"])
-    found = refs(search.search(index, "reinforcement").results)
+    found = refs(oracle.search(index, "reinforcement").results)
     assert found and set(found) <= titles
-    outcome = search.search(index, "shapley reinforcement")
+    outcome = oracle.search(index, "shapley reinforcement")
     assert outcome.mode == "all" and refs(outcome.results)[0] == "fastsverl"
-    assert set(refs(outcome.results)) == set(refs(search.search(index, "shapley").results))
+    assert set(refs(outcome.results)) == set(refs(oracle.search(index, "shapley").results))
 
 
 # --- Python and the browser agree (lunr.js in Node over the shipped files) ---------------------
@@ -387,8 +389,8 @@ def test_normalisation_matches(tmp_path):
              "ΟΔΟΣ", "a\u00a0b\u2009c", "emoji 🙂 word", "x" * 100, "tab\tnew\nline", "<script>", "Title:Rényi +Café"]
     (tmp_path / "texts.json").write_text(json.dumps({"normalise": texts, "fold": texts}), encoding="utf-8")
     got = node(JS / "words.js", REPO / "static" / "search.js", tmp_path / "texts.json")
-    assert got["normalise"] == [search.normalise_words(t) for t in texts]
-    assert got["fold"] == [search.fold(t) for t in texts]
+    assert got["normalise"] == [lunr_index.normalise_words(t) for t in texts]
+    assert got["fold"] == [lunr_index.fold(t) for t in texts]
 
 
 @needs_node
@@ -402,7 +404,7 @@ def test_stop_words_match(tmp_path):
 @needs_node
 def test_browser_expands_the_index_lunr_py_wrote(site, documents):
     got = node(JS / "expand_index.js", site)
-    expected = as_json(search.build_index(documents).serialize())
+    expected = as_json(lunr_index.build_index(documents).serialize())
     assert got["expanded"] == expected
     loaded = got["loaded"]  # what lunr.js's Index.toJSON gives back after Index.load
     assert loaded["invertedIndex"] == expected["invertedIndex"]
@@ -415,7 +417,7 @@ def test_queries_agree(site, index, tmp_path):
     (tmp_path / "q.json").write_text(json.dumps(QUERIES), encoding="utf-8")
     got = node(JS / "search_site.js", site, tmp_path / "q.json")
     for q in QUERIES:
-        outcome = search.search(index, q)
+        outcome = oracle.search(index, q)
         js = got["typed"][q]
         assert (refs(outcome.results), outcome.mode, outcome.fuzzy, bool(outcome.error)) == \
                (js["refs"], js["mode"], js["fuzzy"], bool(js["error"])), q
@@ -441,9 +443,10 @@ def test_search_js_uses_the_paths_in_urls(tmp_path):
 
 def test_search_js_mirrors_the_python_constants():
     source = (REPO / "static" / "search.js").read_text(encoding="utf-8")
-    assert "[" + search.SEPARATOR_CLASS + "]+" in source
+    assert "[" + lunr_index.SEPARATOR_CLASS + "]+" in source
     for name in ("PREFIX_BOOST", "EXACT_BOOST", "FUZZY_BOOST", "MAX_EXPANSIONS", "MIN_PREFIX", "MIN_FUZZY", "FEW_RESULTS",
                  "FORMAT", "MAX_WORD", "COMMON_SHARE", "COMMON_MIN"):
-        assert re.search(rf"\b{name} = {re.escape(str(getattr(search, name)))}\b", source), name
+        value = next(getattr(module, name) for module in (oracle, search_codec, lunr_index) if hasattr(module, name))
+        assert re.search(rf"\b{name} = {re.escape(str(value))}\b", source), name
     for name in ("DIGITS", "VARINT_END", "VARINT_MORE"):
-        assert f'{name} = "{getattr(search, name)}"' in source, name
+        assert f'{name} = "{getattr(search_codec, name)}"' in source, name

@@ -205,7 +205,7 @@ def test_a_rebuild_keeps_its_objects_from_the_collector_until_the_server_is_idle
     freezes them after each build and collects once no file has changed for a while."""
     import gc
 
-    from papersite import serve
+    from papersite.dev import serve
     from papersite.pipeline import BuildOptions
 
     root = make_project(tmp_path, {"a.md": paper_text()})

@@ -13,9 +13,9 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from papersite.content import load_taxonomy
+from papersite.inputs.taxonomy import load_taxonomy
 from papersite.model import Tag, Taxonomy
-from papersite.tagging import assign_tags, compile_taxonomy
+from papersite.ingest.tagging import assign_tags, compile_taxonomy
 
 REPO = Path(__file__).resolve().parent.parent
 TAGS_FILE = REPO / "content" / "tags.yml"

@@ -13,8 +13,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from papersite.latex import latex_to_markdown
-from papersite.titles import (
+from papersite.ingest.latex import latex_to_markdown
+from papersite.ingest.titles import (
     DANGLING,
     TITLE_MAX,
     clean_text,

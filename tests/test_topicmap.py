@@ -7,14 +7,18 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
-
 from conftest import REPO, axe_violations, build_args, make_project
-from papersite import topicmap, urls
-from papersite.content import load_taxonomy
-from papersite.enrich import PaperPage
-from papersite.linkcheck import check_site
+from support.linkcheck import check_site
+
+from papersite import urls
+from papersite.enrich import topicmap
+from papersite.enrich.listings import PaperPage, Site, list_site
+from papersite.enrich.projection import project_2d
+from papersite.enrich.terms import page_texts, weigh_terms
+from papersite.inputs.taxonomy import load_taxonomy
 from papersite.model import Paper, SiteConfig
-from papersite.render import build_site_data, make_environment, render_home, render_map, render_tag_index
+from papersite.render.jinja import Renderer, make_environment
+from papersite.render.plan import plan_home, plan_maps, plan_tag_index, site_chrome
 
 SCALE = 5_876
 HOME_BUDGET = 200_000
@@ -112,9 +116,19 @@ def synthetic_pages(count: int, tags: tuple[str, ...]) -> list[PaperPage]:
                       venue="NeurIPS", year=2025, tags=tag_list, code=(), authors=("Ada Lovelace", "Alan Turing"),
                       aliases=(), body=text, path=f"content/papers/p{i}.md", body_line=12)
         pages.append(PaperPage(paper=paper, title_html=title, title_text=title, abstract_html=f"<p>{text}</p>",
-                               text=text, summary=text[:240], words=40, reading_minutes=1,
+                               title_latex=title, text=text, summary=text[:240], words=40, reading_minutes=1,
                                prev_slug=None, next_slug=None))
     return pages
+
+
+def build_topic_map(pages, taxonomy) -> topicmap.TopicMap:
+    """The map as a build lays it out: PCA of the pages' TF-IDF vectors, placed by first tag."""
+    return topicmap.layout_map(pages, project_2d(weigh_terms(page_texts(pages))[0])[0], taxonomy)
+
+
+def render(specs, site: Site) -> dict[str, str]:
+    renderer = Renderer(make_environment(REPO / "templates"), site_chrome(site))
+    return {spec.path: renderer.render(spec) for spec in specs}
 
 
 @pytest.fixture(scope="module")
@@ -137,14 +151,14 @@ def built(tmp_path_factory) -> Path:
 
 def test_layout_is_deterministic(taxonomy):
     pages = synthetic_pages(60, tuple(t.slug for t in taxonomy.tags[:6]))
-    first = topicmap.build_topic_map(pages, taxonomy)
-    assert first == topicmap.build_topic_map(list(pages), taxonomy)
+    first = build_topic_map(pages, taxonomy)
+    assert first == build_topic_map(list(pages), taxonomy)
     assert first.count == 60 and sum(len(g.points) for g in first.groups) == 60
 
 
 def test_points_stay_inside_the_view_box(taxonomy):
     for count in (1, 2, 19, 300):
-        tm = topicmap.build_topic_map(synthetic_pages(count, ("optimization", "robotics")), taxonomy)
+        tm = build_topic_map(synthetic_pages(count, ("optimization", "robotics")), taxonomy)
         for group in tm.groups:
             for p in group.points:
                 assert tm.radius <= p.x <= tm.width - tm.radius and tm.radius <= p.y <= tm.height - tm.radius
@@ -159,7 +173,7 @@ def test_points_shrink_as_the_collection_grows():
 def test_groups_by_first_tag_most_papers_first(taxonomy):
     tags = ("optimization", "robotics", "fairness")
     pages = synthetic_pages(30, tags)[:25]    # 9, 8 and 8 papers per first tag
-    tm = topicmap.build_topic_map(pages, taxonomy)
+    tm = build_topic_map(pages, taxonomy)
     sizes = [len(g.points) for g in tm.groups]
     assert sizes == sorted(sizes, reverse=True)
     assert {g.tag for g in tm.groups} == {p.paper.tags[0] for p in pages}
@@ -169,7 +183,7 @@ def test_groups_by_first_tag_most_papers_first(taxonomy):
 
 def test_every_tag_of_the_taxonomy_gets_its_own_mark(taxonomy):
     slugs = tuple(t.slug for t in taxonomy.tags)
-    tm = topicmap.build_topic_map(synthetic_pages(len(slugs) * 2, slugs), taxonomy)
+    tm = build_topic_map(synthetic_pages(len(slugs) * 2, slugs), taxonomy)
     marks = [(g.colour, g.shape) for g in tm.groups]
     assert len(tm.groups) == len(slugs) and len(set(marks)) == len(marks)
     # The commonest topics get circles in distinct colours first.
@@ -271,7 +285,7 @@ def test_chart_links_every_tag_with_papers(built):
 
 
 def test_new_pages_pass_the_site_checks(built):
-    import pagescan
+    from support import pagescan
 
     assert [p for p in check_site(built) if "search.js" not in p] == []
     for name in (urls.HOME, urls.MAP, urls.TAG_INDEX, urls.READING_LIST, "papers/fastsverl.html"):
@@ -300,11 +314,10 @@ def test_every_page_stays_light_at_scale(taxonomy):
     pages = synthetic_pages(SCALE, tuple(t.slug for t in taxonomy.tags))
     config = SiteConfig(title="Scale", description="Many papers.")
     started = time.perf_counter()
-    site = build_site_data(config, pages, taxonomy)
+    site, tm = list_site(config, taxonomy, pages), build_topic_map(pages, taxonomy)
     layout_seconds = time.perf_counter() - started
-    env = make_environment(REPO / "templates")
-    home = render_home(env, site)[urls.HOME]
-    maps = render_map(env, site)
+    home = render(plan_home(site, tm), site)[urls.HOME]
+    maps = render(plan_maps(site, tm), site)
     overview = maps[urls.MAP]
 
     assert len(home.encode("utf-8")) < HOME_BUDGET, len(home)
@@ -320,7 +333,7 @@ def test_every_page_stays_light_at_scale(taxonomy):
     assert sorted(linked) == sorted(p.paper.slug for p in pages)
     sizes = {path: len(html.encode("utf-8")) for path, html in maps.items()}
     assert max(sizes.values()) < HOME_BUDGET, max(sizes.items(), key=lambda item: item[1])
-    tags_page = render_tag_index(env, site)[urls.TAG_INDEX]
+    tags_page = render([plan_tag_index(site)], site)[urls.TAG_INDEX]
     assert tags_page.count("<title>") == 1 + len(taxonomy.tags)
     assert layout_seconds < 30, layout_seconds
 
@@ -338,9 +351,8 @@ def test_a_full_topic_page_stays_under_the_budget(taxonomy):
         pages[i] = replace(pages[i], title_text=(f"{i:04d} " + pages[i].title_text * 3)[:150],
                            paper=replace(pages[i].paper, slug=slug, tags=("reinforcement-learning",)))
     spread = [((i * 7919) % count / count, (i * 104729) % count / count) for i in range(count)]
-    site = build_site_data(SiteConfig(title="Scale", description="Many papers."), pages, taxonomy)
-    site = replace(site, topic_map=topicmap.layout_map(pages, spread, taxonomy))
-    maps = render_map(make_environment(REPO / "templates"), site)
+    site = list_site(SiteConfig(title="Scale", description="Many papers."), taxonomy, pages)
+    maps = render(plan_maps(site, topicmap.layout_map(pages, spread, taxonomy)), site)
     page = maps[urls.map_topic_path("reinforcement-learning")]
     assert page.count('<a href="../papers/a-slug-of-the-longest') == topicmap.MAP_PAGE_POINTS
     assert page.count("h0") > 0.85 * topicmap.MAP_MAX_DOTS     # the other topics' share of the dots, no two in one cell
@@ -350,17 +362,17 @@ def test_a_full_topic_page_stays_under_the_budget(taxonomy):
 
 def test_map_links_every_paper_up_to_the_cap(taxonomy):
     pages = synthetic_pages(topicmap.MAP_PAGE_POINTS, tuple(t.slug for t in taxonomy.tags))
-    site = build_site_data(SiteConfig(title="Cap", description="Just few enough."), pages, taxonomy)
-    maps = render_map(make_environment(REPO / "templates"), site)
-    assert list(maps) == [urls.MAP] and not site.topic_map.overview
+    site, tm = list_site(SiteConfig(title="Cap", description="Just few enough."), taxonomy, pages), build_topic_map(pages, taxonomy)
+    maps = render(plan_maps(site, tm), site)
+    assert list(maps) == [urls.MAP] and not tm.overview
     assert maps[urls.MAP].count('<a href="papers/synthetic-paper-number-') == len(pages)
     assert len(maps[urls.MAP].encode("utf-8")) < HOME_BUDGET
 
 
 def test_small_collection_keeps_the_full_map_on_the_home_page(taxonomy):
     pages = synthetic_pages(19, ("optimization", "robotics"))
-    site = build_site_data(SiteConfig(title="Small", description="A few papers."), pages, taxonomy)
-    home = render_home(make_environment(REPO / "templates"), site)[urls.HOME]
+    site = list_site(SiteConfig(title="Small", description="A few papers."), taxonomy, pages)
+    home = render(plan_home(site, build_topic_map(pages, taxonomy)), site)[urls.HOME]
     assert home.count('<a href="papers/synthetic-paper-number-') >= 19 * 2   # map + list
     assert "map-preview" not in home and "assets/topicmap.js" in home
 
@@ -373,7 +385,7 @@ def test_preview_is_bounded():
 
 def test_overview_dots_are_bounded_and_show_every_topic(taxonomy):
     slugs = tuple(t.slug for t in taxonomy.tags)
-    tm = topicmap.build_topic_map(synthetic_pages(SCALE, slugs), taxonomy)
+    tm = build_topic_map(synthetic_pages(SCALE, slugs), taxonomy)
     assert tm.overview and topicmap.MAP_MAX_DOTS <= tm.dot_count <= topicmap.MAP_MAX_DOTS + len(tm.groups)
     assert all(g.dots.startswith("M") for g in tm.groups)
     assert sum(g.dots.count("h0") for g in tm.groups) <= tm.dot_count
@@ -381,7 +393,7 @@ def test_overview_dots_are_bounded_and_show_every_topic(taxonomy):
 
 def test_labels_name_distinct_colours_without_overlapping(taxonomy):
     slugs = tuple(t.slug for t in taxonomy.tags)
-    tm = topicmap.build_topic_map(synthetic_pages(2000, slugs), taxonomy)
+    tm = build_topic_map(synthetic_pages(2000, slugs), taxonomy)
     coloured = {g.key: g.name for g in tm.groups[:len(topicmap.PALETTE)]}
     assert tm.labels and all(coloured[label.key] == label.name for label in tm.labels)
     boxes = []
@@ -396,7 +408,7 @@ def test_labels_name_distinct_colours_without_overlapping(taxonomy):
 
 def test_topic_parts_split_evenly_left_to_right(taxonomy, monkeypatch):
     monkeypatch.setattr(topicmap, "MAP_PAGE_POINTS", 40)
-    tm = topicmap.build_topic_map(synthetic_pages(300, ("optimization", "robotics", "fairness")), taxonomy)
+    tm = build_topic_map(synthetic_pages(300, ("optimization", "robotics", "fairness")), taxonomy)
     parts = topicmap.topic_parts(tm)
     for group in tm.groups:       # 100 papers each: three parts of 33 or 34
         sizes = [len(part.points) for part in parts[group.key]]
@@ -413,8 +425,8 @@ def test_untagged_papers_get_their_own_topic_page(taxonomy, monkeypatch):
     monkeypatch.setattr(topicmap, "MAP_PAGE_POINTS", 5)
     pages = synthetic_pages(12, ("optimization", "robotics"))
     pages[:3] = [replace(p, paper=replace(p.paper, tags=())) for p in pages[:3]]
-    site = build_site_data(SiteConfig(title="Small", description="A few papers."), pages, taxonomy)
-    maps = render_map(make_environment(REPO / "templates"), site)
+    site = list_site(SiteConfig(title="Small", description="A few papers."), taxonomy, pages)
+    maps = render(plan_maps(site, build_topic_map(pages, taxonomy)), site)
     page = maps[urls.map_topic_path(topicmap.UNTAGGED_KEY)]
     assert urls.map_topic_path(topicmap.UNTAGGED_KEY) == "map/_untagged.html"   # "_" is in no tag slug
     assert sorted(re.findall(r'<a href="\.\./papers/([^"]+)\.html"><title>', page)) == sorted(p.paper.slug for p in pages[:3])
@@ -548,7 +560,7 @@ def test_topic_pages_link_back_with_breadcrumbs(overview):
 
 
 def test_map_pages_are_valid_safe_and_light(overview):
-    import pagescan
+    from support import pagescan
 
     assert [p for p in check_site(overview) if "search.js" not in p] == []
     for page in [overview / urls.MAP, *map_pages(overview)]:

@@ -16,7 +16,7 @@ import pytest
 
 from conftest import axe_violations, build_args, make_project, paper_text
 from papersite.cli import main
-from papersite.linkcheck import check_site
+from support.linkcheck import check_site
 
 
 @pytest.fixture(scope="module")

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from papersite import watch
-from papersite.watch import ChangeSignal, changed_files, snapshot
+from papersite.dev import watch
+from papersite.dev.watch import ChangeSignal, changed_files, snapshot
 
 linux_only = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="inotify is Linux's")
 

@@ -1,0 +1,1 @@
+"""The dev server (`build.py serve`): build, serve on localhost, rebuild on change, reload the open page."""

@@ -1,0 +1,300 @@
+"""`python build.py serve`: build, serve on 127.0.0.1, rebuild on change, reload the open page.
+
+- The server is http.server over the output directory, which the build replaces atomically,
+  so a request sees either the old site or the new one, never half of each.
+- A watcher snapshots the mtimes and sizes of content/, templates/, static/ and the config when
+  inotify says they changed (or every POLL_SECONDS where there is no inotify; see watch.py) and
+  rebuilds (into the same --out) once they stop changing.
+- A failed rebuild prints `path:line: message` and the last good site stays up.
+- Live reload: every HTML response gets `<script src="/__papersite/livereload.js">`, added
+  while it is sent; the script asks `/__papersite/build-id?since=ID` with the page's build id,
+  which answers as soon as another build is served (a long poll), and then reloads.
+  Both are answered from memory, so `site/` stays byte-identical to a normal build.
+- Without --base-url the server's own address is the base URL: canonical links, the feed,
+  the copy-link button and the 404 page point at the local site, not at production.
+- Ctrl-C (or SIGTERM) stops the server and exits with 0.
+"""
+
+from __future__ import annotations
+
+import gc
+import html
+import os
+import signal
+import sys
+import threading
+import time
+import traceback
+from dataclasses import replace
+from functools import partial
+from http import HTTPStatus
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
+
+from .. import urls
+from ..errors import Problem, SiteError
+from ..pipeline import BuildOptions, BuildResult, WarmCache, build
+from ..progress import Progress
+from .watch import IDLE_SECONDS, POLL_SECONDS, ChangeSignal, changed_files, snapshot
+
+HOST = "127.0.0.1"
+# A page's request for the next build id is held this long at most (then asked again).
+LONG_POLL_SECONDS = 20.0
+# A save is often several writes: the files must stay the same this long before a rebuild.
+SETTLE_SECONDS = 0.05
+SETTLE_TRIES = 40
+# With nothing saved for this long after a build, the collector makes its full pass (see `rebuild`).
+COLLECT_WHEN_IDLE_SECONDS = 5.0
+PREFIX = "/__papersite/"
+LIVERELOAD_URL = PREFIX + "livereload.js"
+BUILD_ID_URL = PREFIX + "build-id"
+LIVERELOAD_JS = (Path(__file__).with_name("livereload.js")).read_bytes()
+
+
+def say(message: str, stream=None) -> None:
+    print(message, file=stream or sys.stdout, flush=True)
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+class DevServer:
+    def __init__(self, options: BuildOptions, port: int, explicit_base_url: bool):
+        self.options = options
+        self.lock = threading.Lock()
+        self.warm = WarmCache()
+        self.changes = ChangeSignal(self.watched())
+        self.built = threading.Condition(self.lock)   # notified when a build is served
+        self.build_count = 0
+        self.session = f"{os.getpid():x}"
+        self.last_errors: tuple[Problem, ...] = ()
+        self.stop = threading.Event()
+        self.warned: set[Problem] = set()   # the last build's warnings, printed already
+        self.last_build = 0.0            # time.monotonic() when the last build ended
+        self.garbage_due = False         # a build's objects are frozen, not yet collected
+        handler = partial(DevHandler, directory=str(options.out.absolute()), dev=self)
+        self.httpd = ThreadingHTTPServer((HOST, port), handler)
+        self.httpd.daemon_threads = True
+        self.url = f"http://{HOST}:{self.httpd.server_address[1]}/"
+        if not explicit_base_url:
+            self.options = replace(options, base_url=self.url)
+
+    @property
+    def build_id(self) -> str:
+        with self.lock:
+            return f"{self.session}-{self.build_count}"
+
+    def wait_for_build(self, since: str, timeout: float) -> str:
+        """The build id once it differs from `since`, or after `timeout` seconds: a page asking
+        with its own id hears of the next build the moment it is served (a long poll)."""
+        with self.built:
+            self.built.wait_for(lambda: f"{self.session}-{self.build_count}" != since or self.stop.is_set(), timeout)
+            return f"{self.session}-{self.build_count}"
+
+    def watched(self) -> list[Path]:
+        return [self.options.content, self.options.templates, self.options.static, self.options.config]
+
+    def rebuild(self, reason: str = "") -> bool:
+        """One build; True when it succeeded. Never raises for bad input or a crash in a stage."""
+        try:
+            return self._rebuild(reason)
+        finally:
+            # What a build leaves (the cache held warm, the site) lives until the next one: out of
+            # the collector's reach, no full collection walks those millions of objects while the
+            # next save is being built (~0.3 s of it). Garbage among them is still freed by
+            # reference counting; cycles wait for `collect_when_idle`.
+            gc.freeze()
+            self.last_build, self.garbage_due = time.monotonic(), True
+
+    def collect_when_idle(self) -> None:
+        """The full collection `rebuild` put off, once no file has changed for a while."""
+        if self.garbage_due and time.monotonic() - self.last_build >= COLLECT_WHEN_IDLE_SECONDS:
+            gc.unfreeze()
+            gc.collect()
+            gc.freeze()
+            self.garbage_due = False
+
+    def _rebuild(self, reason: str) -> bool:
+        try:
+            result: BuildResult = build(self.options, Progress(), self.warm)
+        except SiteError as err:
+            for problem in err.problems:
+                say(str(problem), sys.stderr)
+            with self.lock:
+                self.last_errors = err.problems
+            kept = "the last good site is still served" if self.has_site() else "nothing to serve until it is fixed"
+            say(f"serve: build failed with {plural(len(err.problems), 'error')}; {kept}", sys.stderr)
+            return False
+        except Exception as exc:  # a bug, not the user's input: report it and keep serving
+            traceback.print_exc()
+            with self.lock:
+                self.last_errors = (Problem("build", None, f"the build crashed: {exc!r}"),)
+            say("serve: the build crashed (a bug in papersite); the last good site is still served", sys.stderr)
+            return False
+        # Each warning is printed once, by the build that first has it: a rebuild after a save
+        # shows what the save changed, not the same 127 lines of a large collection again.
+        fresh = [problem for problem in result.warnings if problem not in self.warned]
+        for problem in fresh:
+            line = f":{problem.line}" if problem.line else ""
+            say(f"{problem.path}{line}: warning: {problem.message}", sys.stderr)
+        self.warned = set(result.warnings)
+        with self.lock:
+            self.build_count += 1
+            self.last_errors = ()
+            self.built.notify_all()
+        what = "built" if self.build_count == 1 else "rebuilt"
+        shown = f" ({len(result.warnings) - len(fresh)} shown before)" if len(fresh) < len(result.warnings) else ""
+        say(f"serve: {what} {plural(result.pages, 'page')} with {plural(len(result.warnings), 'warning')}{shown} "
+            f"in {result.seconds:.2f}s{reason}")
+        return True
+
+    def has_site(self) -> bool:
+        return (self.options.out / urls.HOME).is_file()
+
+    def watch(self) -> None:
+        changes = self.changes
+        seen = snapshot(self.watched())
+        while True:
+            changes.wait(POLL_SECONDS if changes.polling else IDLE_SECONDS)
+            if self.stop.is_set():
+                return
+            now = snapshot(self.watched())
+            if now == seen:
+                self.collect_when_idle()
+                continue
+            for _ in range(SETTLE_TRIES):   # a save is often several writes: wait for quiet
+                changes.wait(SETTLE_SECONDS)
+                if self.stop.is_set():
+                    return
+                later = snapshot(self.watched())
+                if later == now:
+                    break
+                now = later
+            files = changed_files(seen, now)
+            seen = now   # taken before the build: edits made during it trigger the next one
+            shown = ", ".join(files[:3]) + (f" and {len(files) - 3} more" if len(files) > 3 else "")
+            self.rebuild(f" ({shown} changed)")
+
+    def serve(self) -> int:
+        say(f"serve: building {self.options.content} into {self.options.out}")
+        self.rebuild()
+        watcher = threading.Thread(target=self.watch, name="papersite-watch", daemon=True)
+        watcher.start()
+        say(f"serve: serving {self.options.out} at {self.url} (Ctrl-C to stop)")
+        try:
+            self.httpd.serve_forever(poll_interval=0.2)
+        except KeyboardInterrupt:
+            pass
+        finally:
+            self.stop.set()
+            self.changes.interrupt()
+            self.httpd.server_close()
+            watcher.join(timeout=30)
+            self.changes.close()
+        say("serve: stopped")
+        return 0
+
+
+class DevHandler(SimpleHTTPRequestHandler):
+    """Static files with no caching, live reload in HTML, and the site's 404 page for missing paths."""
+
+    server_version = "papersite-serve"
+
+    def __init__(self, *args, dev: DevServer, **kwargs):
+        self.dev = dev
+        super().__init__(*args, **kwargs)
+
+    def log_message(self, format, *args):   # noqa: A002 - the base class's name
+        pass   # one line per request would drown the build messages
+
+    def do_GET(self):
+        self.respond(head=False)
+
+    def do_HEAD(self):
+        self.respond(head=True)
+
+    def respond(self, head: bool) -> None:
+        path = urlsplit(self.path).path
+        if path == LIVERELOAD_URL:
+            return self.send(HTTPStatus.OK, "text/javascript; charset=utf-8", LIVERELOAD_JS, head)
+        if path == BUILD_ID_URL:
+            since = parse_qs(urlsplit(self.path).query).get("since", [""])[0]
+            build_id = self.dev.wait_for_build(since, LONG_POLL_SECONDS) if since else self.dev.build_id
+            return self.send(HTTPStatus.OK, "text/plain; charset=utf-8", build_id.encode(), head)
+        if not self.dev.has_site():
+            return self.send_build_errors(head)
+        fs_path = Path(self.translate_path(self.path))
+        if fs_path.is_dir():
+            if not path.endswith("/"):
+                self.send_response(HTTPStatus.MOVED_PERMANENTLY)
+                self.send_header("Location", path + "/")
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+                return
+            fs_path = fs_path / "index.html"
+        status = HTTPStatus.OK
+        if path == "/favicon.ico" and not fs_path.is_file():
+            # Browsers ask for it unprompted; "no content" keeps a 404 out of the console.
+            return self.send(HTTPStatus.NO_CONTENT, "image/x-icon", b"", head)
+        if not fs_path.is_file():
+            status, fs_path = HTTPStatus.NOT_FOUND, Path(self.directory) / urls.NOT_FOUND
+        try:
+            body = fs_path.read_bytes()
+        except OSError:   # gone between the check and the read (a swap), or no 404 page
+            return self.send(HTTPStatus.NOT_FOUND, "text/plain; charset=utf-8", b"not found\n", head)
+        ctype = self.guess_type(str(fs_path))
+        if fs_path.suffix == ".html":
+            body = self.inject(body)
+            ctype = "text/html; charset=utf-8"
+        elif ctype.startswith("text/") or ctype in ("application/javascript", "application/json", "application/xml"):
+            ctype += "; charset=utf-8"
+        self.send(status, ctype, body, head)
+
+    def inject(self, body: bytes) -> bytes:
+        tag = f'<script src="{LIVERELOAD_URL}" data-build-id="{self.dev.build_id}" defer></script>\n'.encode()
+        at = body.find(b"</head>")
+        return body[:at] + tag + body[at:] if at >= 0 else body + tag
+
+    def send_build_errors(self, head: bool) -> None:
+        with self.dev.lock:
+            problems = self.dev.last_errors
+        items = "".join(f"<li>{html.escape(str(p))}</li>" for p in problems) or "<li>building…</li>"
+        page = (f"<!doctype html><html><head><meta charset='utf-8'><title>Build failed</title></head>"
+                f"<body><h1>The site did not build</h1><ul>{items}</ul>"
+                f"<p>Fix the input; this page reloads after the next build.</p></body></html>")
+        self.send(HTTPStatus.SERVICE_UNAVAILABLE, "text/html; charset=utf-8", self.inject(page.encode()), head)
+
+    def send(self, status: HTTPStatus, ctype: str, body: bytes, head: bool) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", ctype)
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Cache-Control", "no-store")
+        self.end_headers()
+        if not head:
+            try:
+                self.wfile.write(body)
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+
+
+def run_serve(options: BuildOptions, port: int, explicit_base_url: bool) -> int:
+    try:
+        dev = DevServer(options, port, explicit_base_url)
+    except OSError as exc:
+        say(f"serve: cannot listen on {HOST}:{port}: {exc.strerror or exc} (pass --port N, or --port 0 for any free port)",
+            sys.stderr)
+        return 1
+
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, interrupt)
+    try:
+        return dev.serve()
+    except KeyboardInterrupt:   # during the first build
+        dev.stop.set()
+        dev.httpd.server_close()
+        say("serve: stopped")
+        return 0

@@ -1,0 +1,86 @@
+"""Each paper's texts as pages show them: Markdown and math to HTML, plain text, summary, BibTeX title.
+
+Pure over its input: the same title and abstract give the same texts. The previous build's
+texts are given again for a paper whose title and abstract are unchanged (`TextMemo`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from .. import workers
+from ..digests import text_digest
+from ..errors import Report
+from ..model import Paper
+from ..text.markdown import MarkdownRenderer, one_line
+from ..text.plain import flatten_markdown
+from .bibtex import markdown_to_latex
+
+SUMMARY_CHARS = 240
+
+
+@dataclass(frozen=True)
+class PaperText:
+    title_html: str        # safe HTML: math in titles is MathML
+    title_text: str        # plain text for <title>, meta tags and search
+    title_latex: str       # LaTeX for BibTeX, capitals protected
+    abstract_html: str
+    text: str              # the abstract as plain words, for search and descriptions
+    summary: str           # about two lines of the abstract
+    words: int
+
+
+# A paper's texts and its (title, body) warnings, by the digest of its title and abstract.
+Converted = tuple[PaperText, tuple[str, ...], tuple[str, ...]]
+TextMemo = dict[bytes, Converted]
+
+
+def render_texts(papers: list[Paper], report: Report, jobs: int = 1, previous: TextMemo | None = None,
+                 on_progress: Callable[[int], None] | None = None) -> tuple[list[PaperText], TextMemo]:
+    """Every paper's texts, in order, and the memo for the next build: papers whose title and
+    abstract the `previous` build converted are taken from it, the rest are converted on `jobs`
+    workers. Warnings are reported in paper order either way."""
+    previous = previous or {}
+    keys = [text_digest(paper.title, paper.body) for paper in papers]
+    todo = [i for i, key in enumerate(keys) if key not in previous]
+    fresh = dict(zip(todo, workers.ordered_map(convert_text, [papers[i] for i in todo], jobs,
+                                               setup=MarkdownRenderer, on_progress=on_progress)))
+    memo: TextMemo = {}
+    texts = []
+    for i, (paper, key) in enumerate(zip(papers, keys)):
+        converted = fresh[i] if i in fresh else previous[key]
+        memo[key] = converted
+        text, title_warnings, body_warnings = converted
+        for message in title_warnings:
+            report.warn(paper.path, None, f"title: {message}")
+        for message in body_warnings:
+            report.warn(paper.path, locate_in_body(paper, message), message)
+        texts.append(text)
+    return texts, memo
+
+
+def convert_text(renderer: MarkdownRenderer, paper: Paper) -> Converted:
+    """One paper's texts and its (title, body) warnings."""
+    title_html, title_warnings = renderer.render_inline(paper.title)
+    abstract_html, warnings = renderer.render(paper.body)
+    plain = flatten_markdown(paper.body)
+    text = PaperText(title_html, flatten_markdown(one_line(paper.title)), markdown_to_latex(one_line(paper.title), protect_case=True),
+                     abstract_html, plain, summarise(plain), len(plain.split()))
+    return text, tuple(title_warnings), tuple(warnings)
+
+
+def locate_in_body(paper: Paper, message: str) -> int:
+    """Best-effort line of a math warning: the formula is quoted between $ in the message."""
+    start, end = message.find("$"), message.rfind("$")
+    formula = message[start:end + 1] if 0 <= start < end else ""
+    offset = paper.body.find(formula) if formula else -1
+    return paper.body_line + (paper.body[:offset].count("\n") if offset >= 0 else 0)
+
+
+def summarise(text: str, limit: int = SUMMARY_CHARS) -> str:
+    """The first sentences up to about two lines, cut on a word, never inside a word."""
+    if len(text) <= limit:
+        return text
+    cut = text.rfind(" ", 0, limit)
+    return text[: cut if cut > 0 else limit].rstrip(" ,;:–—-") + "…"

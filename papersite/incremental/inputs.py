@@ -1,0 +1,115 @@
+"""What a build reads, digested: every input file (remembered between builds by inode, size and time) and the code."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sys
+import time
+from importlib import metadata
+from pathlib import Path
+
+from ..digests import DIGEST_SIZE, digest
+
+# Libraries whose output ends up in the pages: a new version may change a byte anywhere.
+LIBRARIES = ("Jinja2", "MarkupSafe", "Markdown", "PyYAML", "lunr", "latex2mathml", "numpy", "scipy")
+PACKAGE_DIR = Path(__file__).resolve().parent.parent
+
+
+def code_version() -> bytes:
+    """Every module and bundled file of the package, the library versions, the Python version."""
+    h = hashlib.blake2b(digest_size=DIGEST_SIZE)
+    h.update(f"python {sys.version}\n".encode())
+    for name in LIBRARIES:
+        try:
+            version = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            version = "-"
+        h.update(f"{name}=={version}\n".encode())
+    for path in sorted(PACKAGE_DIR.rglob("*")):
+        if path.is_file() and path.suffix in (".py", ".js", ".css", ".html", ".json", ".txt") and "__pycache__" not in path.parts:
+            h.update(str(path.relative_to(PACKAGE_DIR)).encode() + b"\0" + path.read_bytes() + b"\0")
+    return h.digest()
+
+
+class FileDigests:
+    """Content digests of input files, remembered between builds by each file's inode, size and
+    modification time (as git's index does), so an unchanged file is not read again.
+
+    A file modified within RACY_SECONDS of the build is never remembered: a second edit in the
+    same timestamp tick could keep its size and time, and would then go unseen."""
+
+    RACY_SECONDS = 2.0
+
+    def __init__(self, known: dict | None = None):
+        self.known = known if isinstance(known, dict) else {}
+        self.seen: dict[str, tuple] = {}     # what the next build may trust
+        self.done: dict[str, bytes] = {}     # what this build has read
+        self.started = time.time_ns()
+
+    def of(self, path: str, data: bytes | None = None) -> bytes:
+        """The digest of the file at `path` (`data`: its bytes, if the caller has read them);
+        asked again in the same build, the same answer (a build reads each input once)."""
+        if data is None and path in self.done:
+            return self.done[path]
+        st = os.stat(path)
+        stamp = stat_identity(st)
+        entry = self.known.get(path)
+        if data is None and entry is not None and entry[0] == stamp:
+            value = entry[1]
+        else:
+            if data is None:
+                with open(path, "rb") as f:
+                    data = f.read()
+            value = digest(data)
+        if st.st_mtime_ns < self.started - self.RACY_SECONDS * 1e9:
+            self.seen[path] = (stamp, value)
+        self.done[path] = value
+        return value
+
+
+def tree_version(*roots: Path, files: FileDigests | None = None) -> bytes:
+    """Names and bytes of every file under each root (templates, content): any edit changes it."""
+    files = files or FileDigests()
+    h = hashlib.blake2b(digest_size=DIGEST_SIZE)
+    for root in roots:
+        h.update(os.fsencode(root) + b"\0")
+        if root.is_file():
+            h.update(b"file\0" + files.of(str(root)))
+            continue
+        for rel in sorted(walk_files(str(root))) if root.is_dir() else []:
+            h.update(os.fsencode(rel) + b"\0" + files.of(os.path.join(root, rel)))
+    return h.digest()
+
+
+def walk_files(root: str, prefix: str = "") -> list[str]:
+    """Relative paths of every file under `root` (os.scandir: several times faster than Path.rglob)."""
+    found = []
+    with os.scandir(root) as entries:
+        for entry in entries:
+            rel = prefix + entry.name
+            if entry.is_dir(follow_symlinks=True):
+                found.extend(walk_files(entry.path, rel + "/"))
+            elif entry.is_file(follow_symlinks=True):
+                found.append(rel)
+    return found
+
+
+def stat_identity(st: os.stat_result) -> tuple[int, int, int]:
+    """What says a file is still the one seen before: its inode, size and modification time."""
+    return (st.st_ino, st.st_size, st.st_mtime_ns)
+
+
+def file_identity(path: Path) -> tuple[int, int, int] | None:
+    try:
+        return stat_identity(os.stat(path))
+    except OSError:
+        return None
+
+
+def input_version(paths: list[Path], base_url: str | None, code: bytes, files: FileDigests) -> bytes:
+    """Everything a build reads: the code, the base URL it was given, and every file under `paths`."""
+    parts = [code, repr(base_url).encode()]
+    for path in paths:
+        parts.append(tree_version(path, files=files))
+    return digest(b"\0".join(parts))

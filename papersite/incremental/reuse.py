@@ -1,0 +1,175 @@
+"""Reuse of the previous output: which files of the last build can be kept, and the proof that they can.
+
+A page is kept only when both hold:
+
+1. **Its inputs are unchanged.** A page's key is the fingerprint of its spec (path, template,
+   title, breadcrumbs and every value its template is given) and of what every page shows (the
+   code, the templates, the chrome). A template sees nothing else (render/plan.py), so equal
+   keys mean equal pages. The search index and the exports are made anew by every build that is
+   not skipped whole; only a changed file is written, an identical one is linked.
+2. **The file on disk is the one that build wrote.** The manifest records each output file's
+   content digest, inode, size and modification time; a file that was edited, replaced or
+   deleted since does not match and is made again.
+
+Kept files are hard-linked (copied where links are not possible) from the previous output into
+the new tree, which is still swapped in whole. When every file would be kept and the output holds
+nothing else, nothing is written at all.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+
+from .. import urls
+from ..digests import Fingerprints, Unfingerprintable, digest, leaf
+from .inputs import stat_identity, walk_files
+
+# path -> (page key, digest of the HTML made), for the next build
+PageRecords = dict[str, tuple[bytes, bytes]]
+# path -> (content digest, inode, size, mtime) of each output file as written
+Manifest = dict[str, tuple]
+
+
+class Reused:
+    """Stands for an output file kept from the previous build (its bytes are on disk)."""
+
+    __slots__ = ("digest",)
+
+    def __init__(self, content_digest: bytes):
+        self.digest = content_digest
+
+    def __repr__(self) -> str:
+        return f"Reused({self.digest.hex()[:8]})"
+
+
+def content_digest(value: str | bytes | Reused) -> bytes:
+    if isinstance(value, Reused):
+        return value.digest
+    return digest(value.encode("utf-8") if isinstance(value, str) else value)
+
+
+def page_keys(plan: Sequence, shared: bytes) -> list[bytes | None]:
+    """Each page's key: `shared` (what every page shows) and the fingerprint of its spec; None for a
+    page whose spec holds something that cannot be fingerprinted (it is never kept).
+
+    A spec's own fields are plain text, digested together; its context is fingerprinted value by
+    value, so the papers a listing shares with other pages are digested once."""
+    fingerprints = Fingerprints()
+    keys: list[bytes | None] = []
+    for spec in plan:
+        head = (spec.path, spec.kind, spec.template, spec.title, spec.description, spec.breadcrumbs, spec.indexable)
+        try:
+            keys.append(digest(shared + leaf(head) + fingerprints.mapping(spec.context)))
+        except Unfingerprintable:
+            keys.append(None)
+    return keys
+
+
+class PreviousOutput:
+    """The output directory as the previous build wrote it (its manifest), checked file by file."""
+
+    def __init__(self, out: Path, manifest: Manifest | None):
+        self.out = out
+        self.manifest: Manifest = manifest or {}
+        self.checked: dict[str, bool] = {}
+        self.prefix = os.path.join(out, "")   # thousands of stats: no Path objects
+
+    def on_disk(self, path: str) -> Reused | None:
+        """The previous build's file at `path`, if it is still exactly what that build wrote."""
+        entry = self.manifest.get(path)
+        if entry is None:
+            return None
+        ok = self.checked.get(path)
+        if ok is None:
+            try:
+                ok = stat_identity(os.stat(self.prefix + path)) == tuple(entry[1:])
+            except OSError:
+                ok = False
+            self.checked[path] = ok
+        return Reused(entry[0]) if ok else None
+
+    def holds_exactly(self, paths: set[str]) -> bool:
+        """True when the directory holds exactly these files of the manifest (and the marker), each as recorded."""
+        if not self.manifest or set(self.manifest) != paths or not os.path.isfile(self.prefix + urls.MARKER):
+            return False
+        if not all(self.on_disk(path) is not None for path in self.manifest):
+            return False
+        try:
+            present = set(walk_files(str(self.out)))
+        except OSError:
+            return False
+        return present == paths | {urls.MARKER}
+
+
+def kept_pages(paths: Sequence[str], keys: Sequence[bytes | None], records: PageRecords | None,
+               output: PreviousOutput) -> dict[str, Reused]:
+    """The pages whose key is the one the previous build recorded, and whose file is still what it wrote."""
+    records = records or {}
+    kept = {}
+    for path, key in zip(paths, keys):
+        record = records.get(path)
+        if key is None or record is None or record[0] != key:
+            continue
+        found = output.on_disk(path)
+        if found is not None and found.digest == record[1]:
+            kept[path] = found
+    return kept
+
+
+def record_pages(paths: Sequence[str], keys: Sequence[bytes | None], digests: Mapping[str, bytes],
+                 previous: PageRecords | None) -> PageRecords:
+    """The records for the next build: a kept page keeps its record (the same object), a rendered one gets a new one."""
+    previous = previous or {}
+    records: PageRecords = {}
+    for path, key in zip(paths, keys):
+        if key is None:
+            continue
+        old = previous.get(path)
+        records[path] = old if old is not None and old == (key, digests[path]) else (key, digests[path])
+    return records
+
+
+def reuse_unchanged(files: dict, output: PreviousOutput, digests: dict[str, bytes]) -> dict:
+    """`files` with each file that the previous output holds byte for byte replaced by its Reused marker."""
+    kept = {}
+    for path, value in files.items():
+        found = output.on_disk(path) if not isinstance(value, Reused) else value
+        kept[path] = found if found is not None and found.digest == digests[path] else value
+    return kept
+
+
+def render_keyed(render: Callable[[object], str], item) -> tuple[str, bytes]:
+    """What a worker sends back for one page: its HTML and the digest of its bytes."""
+    html = render(item)
+    return html, content_digest(html)
+
+
+def split_for_writing(files: Mapping, out: Path) -> tuple[dict, dict[str, str]]:
+    """(files to write, files to link from the previous output)."""
+    write, link = {}, {}
+    prefix = os.path.join(out, "")
+    for path, value in files.items():
+        if isinstance(value, Reused):
+            link[path] = prefix + path
+        else:
+            write[path] = value
+    return write, link
+
+
+def output_manifest(out: Path, files: Mapping, digests: Mapping[str, bytes], previous: Manifest,
+                    copied: set[str]) -> Manifest:
+    """What each output file is, for the next build to check its previous output against. A
+    file linked from the previous output is the same inode: its `previous` entry still holds."""
+    manifest: Manifest = {}
+    for path, value in files.items():
+        if isinstance(value, Reused) and path not in copied and path in previous:
+            manifest[path] = previous[path]
+            continue
+        try:
+            st = os.stat(out / path)
+        except OSError:
+            continue
+        manifest[path] = (digests[path], *stat_identity(st))
+    return manifest

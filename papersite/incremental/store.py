@@ -1,0 +1,243 @@
+"""The build cache on disk: the states one build keeps for the next, checksummed and tied to the code.
+
+One cache per output directory, in `.papersite-cache/` beside the output (or `--cache-dir`):
+
+- a main file of named states, each whatever its stage returned (the papers read, their texts,
+  the word counts, the ranking of related papers, the page records, ...);
+- a `.delta` file of what changed since the main file was written, so an edit does not rewrite
+  tens of megabytes: a state that is a dict changes entry by entry, any other state whole;
+- a small `.state` file (the input version, the output manifest, the warnings), read alone by
+  a build with nothing to do.
+
+A stage never sees this module: the pipeline hands each stage its previous state and saves the
+new one. Never trusted blindly: each file starts with a format version and a checksum of the
+rest, and carries the code version (every papersite module, the versions of the libraries that
+shape the output, the Python version). A file that fails any check, or does not unpickle, is
+ignored whole and the build runs cold, as is a delta written for another main file. Writes go
+to a temporary file renamed into place, so a killed build leaves the old file or the new one.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import pickle
+import zlib
+from pathlib import Path
+
+from ..digests import digest
+from .inputs import file_identity
+
+FORMAT = 4
+MAGIC = b"papersite-cache\n"
+# A file's seal: the CRC-32 of its payload (corruption and truncation; ~5x faster than a
+# cryptographic digest over tens of megabytes, and nothing here is adversarial), then random
+# bytes that name this very write (a delta file names the main file it extends).
+SEAL_SIZE = 16
+CACHE_DIR_NAME = ".papersite-cache"
+# A build writes the main file anew when more entries than this share of it changed since it was
+# written, and otherwise only those changes, in `<cache>.delta`.
+DELTA_SHARE = 0.1
+MISSING = object()
+
+
+class Store:
+    """The states of one cache: as the previous build left them, and where this build saves its own."""
+
+    def __init__(self, path: Path | None, code: bytes, states: dict | None = None, small: dict | None = None,
+                 problem: str | None = None):
+        self.path = path
+        self.code = code
+        self.problem = problem            # why the files on disk were not used, if they were not
+        self.states: dict = states or {}  # the previous build's, by name
+        self.small: dict = small or {}    # the previous build's state file
+        self.base: dict | None = None     # the main file's states, as read (before the delta)
+        self.base_seal = b""
+        self.saved: tuple | None = None   # the state file's identity when this store last wrote it
+
+    def previous(self, name: str):
+        """The previous build's state `name`, or None."""
+        return self.states.get(name)
+
+    @classmethod
+    def open(cls, path: Path | None, code: bytes, read: bool = True) -> "Store":
+        if path is None or not read:
+            return cls(path, code)
+        data, problem = read_sealed(path, code)
+        small, small_problem = read_sealed(state_path(path), code)
+        if data is None or small is None:
+            # Half a cache is no cache: the files refer to each other.
+            return cls(path, code, problem=problem or small_problem)
+        base = data["states"]
+        merged, delta_problem = apply_delta(base, data["seal"], delta_path(path), code)
+        if merged is None:
+            return cls(path, code, problem=delta_problem)
+        store = cls(path, code, merged, small)
+        store.base, store.base_seal = base, data["seal"]
+        store.saved = file_identity(state_path(path))
+        return store
+
+    @classmethod
+    def reopen(cls, last: "Store", path: Path | None, code: bytes) -> "Store | None":
+        """What `open` would read back from the files `last` wrote, without reading them (the dev
+        server's next build); None if they may have changed since (another build, a deletion)."""
+        if last.path != path or last.code != code or last.base is None or path is None:
+            return None
+        if file_identity(state_path(path)) != last.saved:
+            return None
+        store = cls(path, code, dict(last.states), dict(last.small))
+        store.base, store.base_seal = last.base, last.base_seal
+        store.saved = last.saved
+        return store
+
+    def save(self, states: dict, small: dict) -> None:
+        """Keep `states` (exactly what this build used or made, so the cache never grows with old
+        entries) in the main file or its delta, and `small` in the state file.
+
+        The main file (tens of megabytes) is rewritten only when much changed since it was
+        written; otherwise what changed since then goes into a small delta file beside it."""
+        if self.path is None:
+            return
+        base = self.base if not self.problem and self.path.is_file() else None
+        delta = changes_since(base, states) if base is not None else None
+        if delta is None or delta_size(delta) > DELTA_SHARE * state_size(base):
+            seal = write_sealed(self.path, self.code, {"states": states})
+            delta_path(self.path).unlink(missing_ok=True)
+            self.base, self.base_seal = (states, seal) if seal else (None, b"")
+        elif delta_size(delta) or delta_path(self.path).is_file():
+            write_sealed(delta_path(self.path), self.code, {"base": self.base_seal, **delta})
+        write_sealed(state_path(self.path), self.code, small)
+        self.states, self.small = states, small
+        self.saved = file_identity(state_path(self.path))
+
+
+def changes_since(base: dict, states: dict) -> dict:
+    """{"entries": {name: ({key: value}, [removed key])}, "whole": {name: value}, "gone": [name]}
+    from `base` to `states`. A state that is a dict in both changes entry by entry, any other
+    whole; values are compared by identity: what a stage carried over is the object it was given."""
+    entries, whole = {}, {}
+    for name, value in states.items():
+        old = base.get(name, MISSING)
+        if type(value) is dict and type(old) is dict:
+            changed = {k: v for k, v in value.items() if old.get(k, MISSING) is not v}
+            removed = [k for k in old if k not in value]
+            if changed or removed:
+                entries[name] = (changed, removed)
+        elif value is not old:
+            whole[name] = value
+    return {"entries": entries, "whole": whole, "gone": [name for name in base if name not in states]}
+
+
+def delta_size(delta: dict) -> int:
+    return (sum(len(changed) + len(removed) for changed, removed in delta["entries"].values())
+            + len(delta["whole"]) + len(delta["gone"]))
+
+
+def state_size(states: dict) -> int:
+    """Entries of a dict state, one for any other."""
+    return sum(len(value) if type(value) is dict else 1 for value in states.values())
+
+
+def apply_delta(base: dict, seal: bytes, path: Path, code: bytes) -> tuple[dict | None, str | None]:
+    """The main file's states with the delta file at `path` (if any) applied."""
+    delta, problem = read_sealed(path, code)
+    if problem:
+        return None, f"delta: {problem}"
+    states = dict(base)
+    if delta is None:
+        return states, None
+    if delta.get("base") != seal:
+        return None, "delta: written for another main cache file"
+    try:
+        for name, (changed, removed) in delta["entries"].items():
+            entries = dict(states.get(name) or {})
+            for key in removed:
+                entries.pop(key, None)
+            entries.update(changed)
+            states[name] = entries
+        states.update(delta["whole"])
+        for name in delta["gone"]:
+            states.pop(name, None)
+    except (KeyError, TypeError, ValueError):
+        return None, "delta: malformed"
+    return states, None
+
+
+def delta_path(path: Path) -> Path:
+    return path.with_name(path.name + ".delta")
+
+
+def state_path(path: Path) -> Path:
+    return path.with_name(path.name + ".state")
+
+
+def templates_path(path: Path) -> Path:
+    """Jinja's compiled templates, beside the cache (render/jinja.py)."""
+    return path.with_name(path.name + ".templates")
+
+
+def worker_path(path: Path) -> Path:
+    """The cache of the search index and exports worker, which reads and writes it itself (pipeline.py)."""
+    return path.with_name(path.name + ".search-exports")
+
+
+def default_cache_path(out: Path, cache_dir: Path | None = None) -> Path:
+    """`.papersite-cache/` beside the output directory; one file per output directory."""
+    out = out.absolute()
+    where = cache_dir if cache_dir is not None else out.parent / CACHE_DIR_NAME
+    return where / f"{out.name or 'site'}-{digest(str(out).encode()).hex()[:12]}.cache"
+
+
+def read_sealed(path: Path, code: bytes) -> tuple[dict | None, str | None]:
+    """The dict stored at `path`, or None and why it cannot be used (missing is no problem)."""
+    try:
+        blob = path.read_bytes()
+    except FileNotFoundError:
+        return None, None
+    except OSError as exc:
+        return None, f"unreadable ({exc.strerror})"
+    return decode(blob, code)
+
+
+def write_sealed(path: Path, code: bytes, data: dict) -> bytes | None:
+    """Write `data`; its seal (checksum and name of this write), or None if it could not be written."""
+    payload = pickle.dumps({"code": code, **data}, protocol=5)
+    seal = zlib.crc32(payload).to_bytes(4, "big") + os.urandom(SEAL_SIZE - 4)
+    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with open(tmp, "wb") as f:
+            f.write(MAGIC + FORMAT.to_bytes(4, "big") + seal)
+            f.write(payload)
+        os.replace(tmp, path)
+    except OSError:
+        tmp.unlink(missing_ok=True)  # a cache that cannot be written costs speed, never the build
+        return None
+    return seal
+
+
+def decode(blob: bytes, code: bytes) -> tuple[dict | None, str | None]:
+    """What a cache file holds, or None and why it cannot be trusted."""
+    head = len(MAGIC) + 4 + SEAL_SIZE
+    if len(blob) < head or not blob.startswith(MAGIC):
+        return None, "not a papersite cache file"
+    if int.from_bytes(blob[len(MAGIC):len(MAGIC) + 4], "big") != FORMAT:
+        return None, "written by another cache format"
+    payload = memoryview(blob)[head:]
+    if zlib.crc32(payload).to_bytes(4, "big") != blob[len(MAGIC) + 4:len(MAGIC) + 8]:
+        return None, "checksum mismatch (corrupt or truncated)"
+    enabled = gc.isenabled()
+    gc.disable()  # unpickling ~100,000 objects: no point scanning them for cycles as they arrive
+    try:
+        data = pickle.loads(payload)
+    except Exception:  # a checksum-valid file from a build with other classes: not ours to trust
+        return None, "does not unpickle"
+    finally:
+        if enabled:
+            gc.enable()
+    if not isinstance(data, dict) or data.get("code") != code:
+        return None, "written by another version of papersite or its libraries"
+    if not isinstance(data.get("states", {}), dict):
+        return None, "malformed"
+    data["seal"] = blob[len(MAGIC) + 4:head]   # names this file: a delta file says which main file it extends
+    return data, None

@@ -1,0 +1,59 @@
+"""site.yml -> SiteConfig, validated; --base-url on the command line wins over the file."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from ..errors import Report, SiteError
+from ..model import SiteConfig
+from .files import read_text
+from .yamlsrc import parse_yaml, unknown_key_message
+
+ALLOWED_KEYS = ("title", "description", "base_url", "repo_url", "language", "per_page")
+URL_RE = re.compile(r"^https?://[^\s/$.?#][^\s]*$", re.IGNORECASE)
+
+
+def load_config(path: Path, base_url_override: str | None = None) -> SiteConfig:
+    """Read site.yml; `--base-url` on the command line wins over the file."""
+    shown = str(path)
+    if not path.is_file():
+        raise SiteError.at(shown, None, "site config not found (create it, or pass --config FILE)")
+    doc = parse_yaml(read_text(path), shown)
+    if not isinstance(doc.value, dict):
+        raise SiteError.at(shown, 1, "the site config must be a mapping of keys to values")
+    report = Report()
+    data = doc.value
+    for key in data:
+        if key not in ALLOWED_KEYS:
+            report.error(shown, doc.key_line(str(key)), unknown_key_message(key, ALLOWED_KEYS, "config"))
+    for key in ("title", "description"):
+        if not isinstance(data.get(key), str) or not data[key].strip():
+            report.error(shown, doc.key_line(key), f"'{key}' is required and must be non-empty text")
+    base_url = base_url_override if base_url_override is not None else data.get("base_url")
+    for key, value in (("base_url", base_url), ("repo_url", data.get("repo_url"))):
+        if value is not None and not (isinstance(value, str) and URL_RE.match(value)):
+            where = "--base-url" if key == "base_url" and base_url_override is not None else shown
+            report.error(where, None if where != shown else doc.key_line(key),
+                         f"'{key}' must be an absolute http(s) URL, got {value!r}")
+    per_page = data.get("per_page", 50)
+    if not isinstance(per_page, int) or isinstance(per_page, bool) or not 5 <= per_page <= 1000:
+        report.error(shown, doc.key_line("per_page"), "'per_page' must be a whole number from 5 to 1000")
+    language = data.get("language", "en")
+    if not isinstance(language, str) or not re.fullmatch(r"[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*", language):
+        report.error(shown, doc.key_line("language"), "'language' must be a language tag such as 'en'")
+    report.raise_errors()
+    return SiteConfig(
+        title=data["title"].strip(),
+        description=data["description"].strip(),
+        base_url=normalise_base_url(base_url),
+        repo_url=data.get("repo_url"),
+        language=language,
+        per_page=per_page,
+    )
+
+
+def normalise_base_url(url: str | None) -> str | None:
+    if not url:
+        return None
+    return url if url.endswith("/") else url + "/"

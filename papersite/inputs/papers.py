@@ -1,0 +1,182 @@
+"""content/ -> validated Papers (and the Taxonomy they are checked against), with every problem collected.
+
+Every problem in every file goes into the caller's Report; the caller aborts once with all of them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+
+from ..digests import digest, fingerprint
+from ..errors import Report, SiteError
+from ..model import Paper, Taxonomy
+from ..text.markdown import is_safe_url
+from .files import decode_text, read_text
+from .taxonomy import load_taxonomy
+from .values import SLUG_RE, describe, invisible_note, showable
+from .yamlsrc import Located, parse_yaml, unknown_key_message
+
+TITLE_SOURCES = ("derived", "given", "edited")
+REQUIRED = ("id", "slug", "title", "venue", "year")
+LIST_KEYS = ("tags", "code", "authors", "aliases")
+ALLOWED_KEYS = ("id", "slug", "title", "title_source", "venue", "year", *LIST_KEYS)
+
+
+# Each page file's Paper, by the digest of its path, its bytes and the taxonomy it was checked against.
+PaperMemo = dict[bytes, Paper]
+
+
+def load_content(content_dir: Path, report: Report, digests: Mapping[str, bytes] | None = None,
+                 previous: PaperMemo | None = None) -> tuple[list[Paper], Taxonomy, PaperMemo]:
+    """tags.yml and every paper, sorted; problems go into `report` (errors abort later, all at once).
+
+    `digests` gives the digest of a file's bytes where the caller already knows it: a file whose
+    path and bytes the `previous` build loaded, with the same taxonomy, gives the same Paper
+    without being read or parsed. The memo returned keeps the files that loaded without a problem.
+    """
+    if not content_dir.is_dir():
+        raise SiteError.at(str(content_dir), None, "content directory not found (pass --content DIR)")
+    taxonomy = load_taxonomy(content_dir / "tags.yml")
+    taxonomy_key = fingerprint(taxonomy)
+    previous = previous or {}
+    digests = digests or {}
+    memo: PaperMemo = {}
+    papers = []
+    for path in find_paper_files(content_dir):
+        name = str(path)
+        key = paper_key(name, taxonomy_key, digests[name]) if name in digests else None
+        paper = previous.get(key) if key is not None else None
+        if paper is not None:
+            memo[key] = paper
+            papers.append(paper)
+            continue
+        # Parsed from the bytes read now, kept under their digest (the file may have changed since it was digested).
+        data = path.read_bytes()
+        problems_before = len(report.errors) + len(report.warnings)
+        try:
+            paper = load_paper(path, taxonomy, report, data)
+        except SiteError as err:
+            report.absorb(err)
+            continue
+        if paper is not None:
+            papers.append(paper)
+            if len(report.errors) + len(report.warnings) == problems_before:
+                memo[paper_key(name, taxonomy_key, digest(data))] = paper
+    check_unique(papers, report)
+    return sort_papers(papers), taxonomy, memo
+
+
+def paper_key(name: str, taxonomy_key: bytes, file_digest: bytes) -> bytes:
+    return digest(name.encode("utf-8", "surrogateescape") + b"\0" + taxonomy_key + file_digest)
+
+
+def find_paper_files(content_dir: Path) -> list[Path]:
+    papers_dir = content_dir / "papers"
+    if not papers_dir.is_dir():
+        raise SiteError.at(str(papers_dir), None, "no papers directory (import a corpus first: python build.py import SOURCE)")
+    return sorted(p for p in papers_dir.glob("*.md") if not p.name.startswith("."))
+
+
+def sort_papers(papers: list[Paper]) -> list[Paper]:
+    """Newest conference first, then source order (ids keep it)."""
+    return sorted(papers, key=lambda p: (-p.year, p.venue.lower(), p.id))
+
+
+def split_front_matter(text: str, shown: str) -> tuple[str, str, int]:
+    """Return (yaml text, body, line where the body starts)."""
+    lines = text.split("\n")
+    if not lines or lines[0].strip() != "---":
+        raise SiteError.at(shown, 1, "missing front matter: the file must start with a '---' line")
+    for i in range(1, len(lines)):
+        if lines[i].strip() == "---":
+            return "\n".join(lines[1:i]), "\n".join(lines[i + 1:]), i + 2
+    raise SiteError.at(shown, 1, "unterminated front matter: no closing '---' line")
+
+
+def load_paper(path: Path, taxonomy: Taxonomy, report: Report, data: bytes | None = None) -> Paper | None:
+    """One page (from `data`, its bytes, when the caller has read them); None when its problems were added to `report`."""
+    shown = str(path)
+    front, body, body_line = split_front_matter(read_text(path) if data is None else decode_text(data, shown), shown)
+    doc = parse_yaml(front, shown, first_line=2)
+    if not isinstance(doc.value, dict):
+        raise SiteError.at(shown, 2, "front matter must be a mapping of keys to values")
+    errors_before = len(report.errors)
+    fields = validate_front_matter(doc, taxonomy, report)
+    if not body.strip():
+        report.error(shown, body_line, "empty abstract: write the abstract below the front matter")
+    if len(report.errors) > errors_before:
+        return None
+    return Paper(**fields, body=showable(body).strip("\n"), path=shown, body_line=body_line)
+
+
+def validate_front_matter(doc: Located, taxonomy: Taxonomy, report: Report) -> dict:
+    data: dict = doc.value  # type: ignore[assignment]
+    shown = doc.path
+    for key in data:
+        if key not in ALLOWED_KEYS:
+            report.error(shown, doc.key_line(str(key)), unknown_key_message(key, ALLOWED_KEYS, "front-matter"))
+    for key in REQUIRED:
+        if key not in data:
+            report.error(shown, 2, f"missing required field '{key}'")
+
+    def fail(key: str, message: str) -> None:
+        report.error(shown, doc.key_line(key), f"'{key}' {message}")
+
+    for key in ("id", "slug", "title", "venue"):
+        if key in data and (not isinstance(data[key], str) or not data[key].strip()):
+            fail(key, f"must be non-empty text, got {describe(data[key])}")
+    if isinstance(data.get("slug"), str) and not SLUG_RE.match(data["slug"]):
+        fail("slug", f"must be lower-case letters, digits and single hyphens (no '/', '..' or spaces), got {data['slug']!r}"
+                     + invisible_note(data["slug"]))
+    year = data.get("year")
+    if "year" in data and (not isinstance(year, int) or isinstance(year, bool) or not 1900 <= year <= 2100):
+        fail("year", f"must be a four-digit year, got {describe(year)}")
+    title_source = data.get("title_source", "edited")
+    if title_source not in TITLE_SOURCES:
+        fail("title_source", f"must be one of {', '.join(TITLE_SOURCES)}, got {describe(title_source)}")
+    lists = {key: validate_string_list(doc, key, report) for key in LIST_KEYS}
+    known_tags = taxonomy.by_slug()
+    for tag in lists["tags"]:
+        if tag not in known_tags:
+            fail("tags", f"names unknown tag '{tag}' (add it to tags.yml or fix the spelling)")
+    for alias in lists["aliases"]:
+        if not SLUG_RE.match(alias):
+            fail("aliases", f"entry {alias!r} is not a valid slug{invisible_note(alias)}")
+    for link in lists["code"]:
+        if not is_safe_url(link):
+            report.warn(shown, doc.key_line("code"), f"'code' entry {link!r} is not a plain http(s) URL; shown as text, not linked")
+    return {
+        "id": str(data.get("id", "")).strip(),
+        "slug": str(data.get("slug", "")),
+        "title": showable(str(data.get("title", ""))).strip(),
+        "title_source": title_source,
+        "venue": showable(str(data.get("venue", ""))).strip(),
+        "year": year if isinstance(year, int) else 0,
+        **{key: tuple(values) for key, values in lists.items()},
+        "authors": tuple(a for a in (showable(a).strip() for a in lists["authors"]) if a),
+    }
+
+
+def validate_string_list(doc: Located, key: str, report: Report) -> list[str]:
+    value = doc.value.get(key, [])  # type: ignore[union-attr]
+    if value is None:
+        return []
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        report.error(doc.path, doc.key_line(key), f"'{key}' must be a list of text items, like [a, b], got {describe(value)}")
+        return []
+    return [v.strip() for v in value if v.strip()]
+
+
+def check_unique(papers: list[Paper], report: Report) -> None:
+    """Slugs and aliases share one URL space; ids must never be reused."""
+    owners: dict[str, Paper] = {}
+    ids: dict[str, Paper] = {}
+    for paper in papers:
+        if paper.id in ids:
+            report.error(paper.path, 2, f"duplicate id '{paper.id}' (also in {ids[paper.id].path})")
+        ids.setdefault(paper.id, paper)
+        for name, kind in [(paper.slug, "slug"), *((a, "alias") for a in paper.aliases)]:
+            if name in owners and owners[name] is not paper:
+                report.error(paper.path, 2, f"duplicate {kind} '{name}': the URL papers/{name}.html is already taken by {owners[name].path}")
+            owners.setdefault(name, paper)

@@ -1,0 +1,71 @@
+"""content/tags.yml -> Taxonomy: the tags, each with a slug, a name, a description and the phrases that assign it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..errors import Report, SiteError
+from ..model import Tag, Taxonomy
+from .files import read_text
+from .values import SLUG_RE, invisible_note, showable
+from .yamlsrc import Located, parse_yaml, unknown_key_message
+
+TAG_KEYS = ("slug", "name", "description", "phrases")
+
+
+def load_taxonomy(path: Path) -> Taxonomy:
+    shown = str(path)
+    if not path.is_file():
+        raise SiteError.at(shown, None, "tag taxonomy not found (content/tags.yml lists the tags)")
+    doc = parse_yaml(read_text(path), shown)
+    data = doc.value
+    if not isinstance(data, dict) or not isinstance(data.get("tags"), list):
+        raise SiteError.at(shown, 1, "tags.yml must be a mapping with a 'tags' list (and a 'fallback' tag slug)")
+    report = Report()
+    for key in data:
+        if key not in ("fallback", "tags"):
+            report.error(shown, doc.key_line(str(key)), unknown_key_message(key, ("fallback", "tags"), "tags.yml"))
+    tags_node = doc.value_node("tags")
+    tags = []
+    for item, node in zip(data["tags"], tags_node.value):  # type: ignore[union-attr]
+        tag = validate_tag(doc, item, node, report)
+        if tag is not None:
+            tags.append(tag)
+    slugs = [t.slug for t in tags]
+    for slug in sorted({s for s in slugs if slugs.count(s) > 1}):
+        report.error(shown, 1, f"tag '{slug}' is defined more than once")
+    fallback = data.get("fallback")
+    # Against every slug written, valid tag or not: a tag with another mistake is reported once, for that.
+    written = slugs + [item.get("slug") for item in data["tags"] if isinstance(item, dict)]
+    if fallback not in written:
+        report.error(shown, doc.key_line("fallback"), f"'fallback' must name one of the tags, got {fallback!r}")
+    report.raise_errors()
+    return Taxonomy(tags=tuple(tags), fallback=fallback)
+
+
+def validate_tag(doc: Located, item: object, node, report: Report) -> Tag | None:
+    line = doc.line_of(node)
+    if not isinstance(item, dict):
+        report.error(doc.path, line, "each tag must be a mapping with slug, name, description, phrases")
+        return None
+    ok = True
+    for key in item:
+        if key not in TAG_KEYS:
+            report.error(doc.path, doc.key_line(str(key), node), unknown_key_message(key, TAG_KEYS, "tag"))
+            ok = False
+    for key in ("slug", "name", "description"):
+        if not isinstance(item.get(key), str) or not item[key].strip():
+            report.error(doc.path, doc.key_line(key, node) if key in item else line, f"tag '{key}' is required text")
+            ok = False
+    if ok and not SLUG_RE.match(item["slug"]):
+        report.error(doc.path, doc.key_line("slug", node),
+                     f"tag slug {item['slug']!r} must be lower-case letters, digits and hyphens{invisible_note(item['slug'])}")
+        ok = False
+    phrases = item.get("phrases") or []
+    if not isinstance(phrases, list) or not all(isinstance(p, str) for p in phrases):
+        report.error(doc.path, doc.key_line("phrases", node), "tag 'phrases' must be a list of text")
+        ok = False
+    if not ok:
+        return None
+    return Tag(item["slug"], showable(item["name"]).strip(), showable(item["description"]).strip(),
+               tuple(p.strip().lower() for p in phrases))

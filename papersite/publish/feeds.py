@@ -1,0 +1,116 @@
+"""The files that make the site a citizen of the web: sitemap, Atom feed, robots.txt and .nojekyll.
+
+Pure functions, returning {output path: text}. Deterministic: sorted iteration and no clock.
+The feed's dates come from the papers (their year as 1 January), because a paper has no other
+date and a build timestamp would make two builds of the same content differ.
+
+Without `base_url` there are no absolute URLs, so the sitemap and feed are left out (the build
+gives one note; see `BASE_URL_NOTE`); robots.txt and .nojekyll are written always.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from collections.abc import Sequence
+
+from .. import urls
+from ..enrich.listings import Site
+from ..model import SiteConfig
+from ..render.plan import PageSpec
+from ..text.chars import XML_INVALID_RE
+
+ATOM_NS = "http://www.w3.org/2005/Atom"
+SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
+# A feed is polled often: it carries the newest papers, not the whole archive
+# (papers.json and the sitemap carry everything).
+FEED_LIMIT = 100
+# The sitemap protocol allows 50,000 URLs per file.
+SITEMAP_LIMIT = 50_000
+BASE_URL_NOTE = ("base_url is not set, so sitemap.xml, feed.xml and canonical links are left out "
+                 "(set base_url in the config or pass --base-url)")
+
+
+def feed_files(site: Site) -> dict[str, str]:
+    """robots.txt, .nojekyll and, with a base_url, the Atom feed."""
+    files = {urls.NOJEKYLL: "", urls.ROBOTS: robots_txt(site.config.base_url)}
+    if site.config.base_url:
+        files[urls.FEED] = atom_feed(site)
+    return files
+
+
+def sitemap_files(config: SiteConfig, plan: Sequence[PageSpec]) -> dict[str, str]:
+    """The sitemap of the plan's indexable pages, the home page first, when there is a base_url."""
+    if not config.base_url:
+        return {}
+    indexable = sorted((spec.path for spec in plan if spec.indexable), key=lambda p: (p != urls.HOME, p))
+    return {urls.SITEMAP: sitemap_xml(config.base_url, indexable)}
+
+
+def robots_txt(base_url: str | None) -> str:
+    lines = ["# Every page of this site may be indexed.", "User-agent: *", "Allow: /"]
+    if base_url:
+        lines.append(f"Sitemap: {urls.absolute_url(base_url, urls.SITEMAP)}")
+    return "\n".join(lines) + "\n"
+
+
+def xml_text(text: str) -> str:
+    """Text XML 1.0 can carry: control characters and lone surrogates dropped."""
+    return XML_INVALID_RE.sub("", text)
+
+
+def serialise(root: ET.Element) -> str:
+    ET.indent(root, space=" ")
+    return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+
+
+def sitemap_xml(base_url: str, paths: list[str]) -> str:
+    if len(paths) > SITEMAP_LIMIT:
+        # A sitemap index would be needed; list the first SITEMAP_LIMIT (home and papers sort early).
+        paths = paths[:SITEMAP_LIMIT]
+    root = ET.Element("urlset", {"xmlns": SITEMAP_NS})
+    for path in paths:
+        ET.SubElement(ET.SubElement(root, "url"), "loc").text = xml_text(urls.absolute_url(base_url, path))
+    return serialise(root)
+
+
+def year_date(year: int) -> str:
+    """An RFC 3339 date for a paper that only has a year: 1 January, midnight UTC."""
+    return f"{max(1, min(year, 9999)):04d}-01-01T00:00:00Z"
+
+
+def feed_papers(site: Site) -> list:
+    """The newest papers first: by year, then by position in the site (later added, later listed)."""
+    order = {id(page): i for i, page in enumerate(site.papers)}
+    return sorted(site.papers, key=lambda p: (-p.paper.year, -order[id(p)]))[:FEED_LIMIT]
+
+
+def atom_feed(site: Site) -> str:
+    config = site.config
+    base = config.base_url
+    names = site.tag_names()
+    papers = feed_papers(site)
+    root = ET.Element("feed", {"xmlns": ATOM_NS, "xml:lang": config.language})
+    ET.SubElement(root, "title").text = xml_text(config.title)
+    ET.SubElement(root, "subtitle").text = xml_text(config.description)
+    ET.SubElement(root, "id").text = xml_text(base)
+    ET.SubElement(root, "link", {"rel": "self", "type": "application/atom+xml", "href": xml_text(base + urls.FEED)})
+    ET.SubElement(root, "link", {"rel": "alternate", "type": "text/html", "href": xml_text(base)})
+    updated = max((p.paper.year for p in site.papers), default=1970)
+    ET.SubElement(root, "updated").text = year_date(updated)
+    ET.SubElement(ET.SubElement(root, "author"), "name").text = xml_text(config.title)
+    ET.SubElement(root, "generator").text = "papersite"
+    for page in papers:
+        paper = page.paper
+        link = urls.absolute_url(base, urls.paper_path(paper.slug))
+        entry = ET.SubElement(root, "entry")
+        ET.SubElement(entry, "title").text = xml_text(page.title_text)
+        ET.SubElement(entry, "id").text = xml_text(link)
+        ET.SubElement(entry, "link", {"rel": "alternate", "type": "text/html", "href": xml_text(link)})
+        ET.SubElement(entry, "updated").text = year_date(paper.year)
+        ET.SubElement(entry, "published").text = year_date(paper.year)
+        for author in paper.authors:
+            ET.SubElement(ET.SubElement(entry, "author"), "name").text = xml_text(author)
+        for slug in paper.tags:
+            ET.SubElement(entry, "category", {"term": slug, "label": xml_text(names.get(slug, slug))})
+        ET.SubElement(entry, "summary", {"type": "text"}).text = xml_text(page.text)
+    return serialise(root)

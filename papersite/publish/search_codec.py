@@ -1,0 +1,201 @@
+"""The search index's compact encoding: about a fifth of lunr's serialised JSON, gzip to gzip.
+
+It decodes to exactly the JSON of `Index.serialize()` (`expandIndex` in static/search-core.js;
+tests/support/search_oracle.py holds the same decoder in Python, for the tests).
+"""
+
+from __future__ import annotations
+
+import base64
+import math
+from functools import lru_cache
+
+import numpy as np
+from lunr import __TARGET_JS_VERSION__ as LUNR_JS_VERSION
+
+from .lunr_index import LazyIndex, MemoBuilder
+
+FORMAT = 1
+
+# The compact encoding.
+#
+# A serialized lunr index stores every (term, field, document) triple twice - once in the
+# inverted index, once in the document's field vector - with the document's slug spelt out each
+# time and the BM25 weight as a decimal. The compact form stores each triple once, as a gap
+# between document numbers plus the term frequency, and the browser recomputes the weights with
+# lunr's own formula (idf from the postings, field lengths from the frequencies). A weight the
+# browser's rounding (`js_round3`) would get wrong is listed in `fix`, so the expansion gives
+# exactly the JSON of `Index.serialize()`.
+#
+#   v         format version (FORMAT)
+#   version   lunr version the expanded index declares ("2.3.9")
+#   fields    field names; boosts: their boosts; k1, b: lunr's BM25 parameters
+#   pipeline  the search pipeline, by registered name
+#   refs      document refs (slugs), in the order they were added; a document's number is its place
+#   terms     sorted terms, front-coded: items joined by " ", each item one character giving the
+#             length of the prefix shared with the previous term (DIGITS[n]), then the rest
+#   counts    per field: for every term in order, how many documents have it in that field (varints)
+#   gaps      per field: for every term in order, for each of its documents in ascending order,
+#             the gap (number - previous number - 1, previous starting at -1) Rice-coded with
+#             k = rice_k(documents, count): gap >> k as that many 1 bits and a 0, then the low k
+#             bits; the bits packed six to a character (DIGITS), most significant first
+#   tf        per field: for every posting in the same order, term frequency - 1 (varints)
+#   fix       [field number, doc number, term number, weight] where recomputation differs
+#
+# Varints are base-32 digits, most significant first, all but the last from VARINT_MORE and the
+# last from VARINT_END, so no separators are needed. gzip does well on the varint streams (mostly
+# small numbers) but poorly on document gaps, which are close to random; Rice coding gets those
+# within a few per cent of their entropy.
+
+DIGITS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_"
+VARINT_END = "abcdefghijklmnopqrstuvwxyz012345"
+VARINT_MORE = "ABCDEFGHIJKLMNOPQRSTUVWXYZ6789+/"
+
+
+def varint(n: int) -> str:
+    digits = [VARINT_END[n & 31]]
+    n >>= 5
+    while n:
+        digits.append(VARINT_MORE[n & 31])
+        n >>= 5
+    return "".join(reversed(digits))
+
+
+
+def rice_k(documents: int, count: int) -> int:
+    """Rice parameter for `count` postings among `documents`: about log2 of half the mean gap."""
+    return ((documents - count) // (2 * count)).bit_length()
+
+
+# A bytes table: bytes.translate is a C loop over a 256-entry table, ~50x faster than str.translate
+# on the megabytes of an index.
+BASE64_TO_DIGITS = bytes.maketrans(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/", DIGITS.encode("ascii"))
+
+
+
+def js_round3(x: float) -> float:
+    """What search.js computes for lunr's round(score, 3), with the same IEEE operations."""
+    return math.floor(x * 1000 + 0.5) / 1000
+
+
+def encode_index(index: LazyIndex) -> dict:
+    """The compact form of an index from `build_index` (whose builder has the term frequencies)."""
+    builder = index.builder
+    if any(attributes.get("boost", 1) != 1 for attributes in builder._documents.values()):
+        raise ValueError("search.js knows no document boosts")
+    fields, terms, refs = list(index.fields), index.terms, list(builder._documents)
+    n_docs, n_terms = len(refs), len(terms)
+    number = {term: i for i, term in enumerate(terms)}
+    postings = []  # per field: term numbers, doc numbers, tfs of every posting, by term then doc
+    for name in fields:
+        counts_by_doc = [builder.field_term_frequencies[name + "/" + ref] for ref in refs]
+        term_numbers: list[int] = []
+        tf_values: list[int] = []
+        for counts in counts_by_doc:
+            term_numbers += map(number.__getitem__, counts)
+            tf_values += counts.values()
+        t = np.array(term_numbers, dtype=np.int64)
+        d = np.repeat(np.arange(n_docs, dtype=np.int64), [len(c) for c in counts_by_doc])
+        tf = np.array(tf_values, dtype=np.int64)
+        # By term, then document: each (term, document) pair occurs once, so one integer key sorts
+        # them (~4x faster than a two-key lexsort).
+        order = np.argsort(t * max(1, n_docs) + d)
+        postings.append((t[order], d[order], tf[order]))
+    per_term = [np.bincount(t, minlength=n_terms) for t, _, _ in postings]
+    df = sum(per_term)  # lunr's document frequency: once per field
+    return {
+        "v": FORMAT,
+        "version": LUNR_JS_VERSION,
+        "fields": fields,
+        "boosts": [builder._fields[name].boost for name in fields],
+        "k1": builder._k1,
+        "b": builder._b,
+        "pipeline": index.pipeline.serialize(),
+        "refs": refs,
+        "terms": front_code(terms),
+        "counts": [varints(c.tolist()) for c in per_term],
+        "gaps": [rice_code(d, t, counts, n_docs) for (t, d, _), counts in zip(postings, per_term)],
+        "tf": [varints((tf - 1).tolist()) for _, _, tf in postings],
+        "fix": browser_rounding_fixes(builder, fields, refs, postings, df),
+    }
+
+
+def varints(numbers: list[int]) -> str:
+    table = varint_table()
+    return "".join(map(table.__getitem__, numbers)) if max(numbers, default=0) < len(table) else "".join(map(varint, numbers))
+
+
+@lru_cache(maxsize=1)
+def varint_table() -> tuple[str, ...]:
+    """varint(n) of the small numbers most counts are, looked up instead of encoded one by one."""
+    return tuple(varint(n) for n in range(4096))
+
+
+def rice_code(docs: np.ndarray, terms: np.ndarray, counts: np.ndarray, n_docs: int) -> str:
+    """The document gaps of each term's postings (docs ascending within a term), Rice-coded."""
+    if not len(docs):
+        return ""
+    # A few hundred distinct counts among tens of thousands of terms: rice_k once for each.
+    distinct, which = np.unique(counts, return_inverse=True)
+    k_of_term = np.array([rice_k(n_docs, c) if c else 0 for c in distinct.tolist()], dtype=np.int64)[which]
+    k = k_of_term[terms]
+    previous = np.empty_like(docs)
+    previous[0] = -1
+    previous[1:] = docs[:-1]
+    previous[np.flatnonzero(np.r_[True, terms[1:] != terms[:-1]])] = -1  # each term starts from -1
+    gap = docs - previous - 1
+    unary, low = gap >> k, gap & ((1 << k) - 1)
+    length = unary + 1 + k
+    start = np.cumsum(length) - length
+    total = int(length.sum())
+    bits = np.zeros(total + (-total % 24), dtype=np.uint8)
+    within = np.arange(int(unary.sum())) - np.repeat(np.cumsum(unary) - unary, unary)
+    bits[np.repeat(start, unary) + within] = 1  # gap >> k ones; the zero after them is already there
+    within = np.arange(int(k.sum())) - np.repeat(np.cumsum(k) - k, k)
+    k_rep = np.repeat(k, k)
+    bits[np.repeat(start + unary + 1, k) + within] = (np.repeat(low, k) >> (k_rep - 1 - within)) & 1
+    raw = np.packbits(bits).tobytes()
+    return base64.b64encode(raw).translate(BASE64_TO_DIGITS).decode("ascii")
+
+
+NEAR_HALF = 1e-6  # far wider than the rounding errors of x * 1000 + 0.5
+
+
+def browser_rounding_fixes(builder: MemoBuilder, fields, refs, postings, df) -> list[list]:
+    """[field, doc, term, weight] for every weight search.js's rounding would get wrong.
+
+    lunr rounds a weight with round(x, 3), correctly rounded; search.js with
+    floor(x * 1000 + 0.5) / 1000. They differ only when x * 1000 is within a rounding error of
+    a half, so x is computed for every posting here (numpy, the same IEEE operations in the same
+    order as lunr's builder and search.js) and only those near a half are compared exactly.
+    """
+    k1, b, n_docs = builder._k1, builder._b, builder.document_count
+    idf = np.array([math.log(1 + abs((n_docs - n + 0.5) / (n + 0.5))) for n in df.tolist()], dtype=np.float64)
+    fixes = []
+    for f, (name, (t, d, tf)) in enumerate(zip(fields, postings)):
+        if not len(d):
+            continue
+        average = builder.average_field_length[name]
+        norm = np.array([k1 * (1 - b + b * (builder.field_lengths[name + "/" + ref] / average)) for ref in refs])
+        score = idf[t] * ((k1 + 1) * tf) / (norm[d] + tf)
+        score *= builder._fields[name].boost
+        scaled = score * 1000
+        for i in np.flatnonzero(np.abs(scaled - np.floor(scaled) - 0.5) < NEAR_HALF).tolist():
+            x = float(score[i])
+            weight = round(x, 3)
+            if weight != js_round3(x):
+                fixes.append([f, int(d[i]), int(t[i]), weight])
+    return sorted(fixes)
+
+
+def front_code(terms: list[str]) -> str:
+    items, previous = [], ""
+    for term in terms:
+        shared = 0
+        limit = min(len(term), len(previous), len(DIGITS) - 1)
+        while shared < limit and term[shared] == previous[shared]:
+            shared += 1
+        items.append(DIGITS[shared] + term[shared:])
+        previous = term
+    return " ".join(items)
+

@@ -1,0 +1,61 @@
+"""What a paper page tells citation tools: Google Scholar's Highwire meta tags, schema.org JSON-LD, its BibTeX entry.
+
+Templates reach these as `cite.*` (a Jinja global). Everything is plain data; the
+templates escape it (meta attributes) or serialise it with `tojson` (JSON-LD).
+"""
+
+from __future__ import annotations
+
+from ..enrich.bibtex import bibtex_entry
+from ..enrich.listings import PaperPage
+from .plan import Chrome
+
+
+def bibtex(chrome: Chrome, item: PaperPage, key: str) -> str:
+    """The entry papers.bib has for the paper (enrich/bibtex.py)."""
+    paper = item.paper
+    return bibtex_entry(paper, key, item.title_latex, chrome.config.base_url, tuple(chrome.tag(t).name for t in paper.tags))
+
+
+def highwire(chrome: Chrome, item: PaperPage, canonical: str | None) -> list[tuple[str, str]]:
+    """Google Scholar's `citation_*` meta tags, in the order its guidelines list them."""
+    paper = item.paper
+    tags = [("citation_title", item.title_text)]
+    tags += [("citation_author", author) for author in paper.authors]
+    tags.append(("citation_publication_date", str(paper.year)))
+    tags.append(("citation_conference_title", paper.venue))
+    if canonical:
+        # Scholar needs an absolute URL; without base_url there is none to give.
+        tags.append(("citation_abstract_html_url", canonical))
+    tags.append(("citation_language", chrome.config.language))
+    if paper.tags:
+        tags.append(("citation_keywords", "; ".join(chrome.tag(t).name for t in paper.tags)))
+    return tags
+
+
+def jsonld(chrome: Chrome, item: PaperPage, canonical: str | None) -> dict:
+    """schema.org ScholarlyArticle, for search engines and reference managers.
+
+    No `abstract`: the page shows it, and crawlers read it there; a copy here would only add
+    the abstract's weight to every paper page a second time."""
+    paper = item.paper
+    data: dict = {
+        "@context": "https://schema.org",
+        "@type": "ScholarlyArticle",
+        "name": item.title_text,
+        "headline": item.title_text,
+        "datePublished": str(paper.year),
+        "inLanguage": chrome.config.language,
+        "identifier": paper.id,
+        "publication": {"@type": "PublicationEvent", "name": f"{paper.venue} {paper.year}"},
+        "isPartOf": {"@type": "WebSite", "name": chrome.config.title},
+    }
+    if paper.authors:
+        data["author"] = [{"@type": "Person", "name": author} for author in paper.authors]
+    if paper.tags:
+        data["keywords"] = [chrome.tag(t).name for t in paper.tags]
+    if canonical:
+        data["url"] = canonical
+        data["mainEntityOfPage"] = canonical
+        data["isPartOf"]["url"] = chrome.config.base_url
+    return data

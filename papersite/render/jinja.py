@@ -1,0 +1,96 @@
+"""Page specs through Jinja templates (autoescape on) into HTML: one page at a time, from its spec and the chrome alone."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import jinja2
+
+from .. import urls
+from ..errors import Problem, SiteError
+from ..text.markdown import is_safe_url
+from . import citation
+from .plan import Chrome, PageSpec
+
+
+class Renderer:
+    """The templates, compiled, with what one build's pages share: the chrome, the relative links
+    and the fragments every page repeats. One per build; forked workers each use their copy."""
+
+    def __init__(self, env: jinja2.Environment, chrome: Chrome):
+        self.env = env
+        self.chrome = chrome
+        self.links = urls.Links()
+        self.env.globals["cached"] = FragmentCache()
+
+    def render(self, spec: PageSpec) -> str:
+        """The HTML of one page."""
+        config = self.chrome.config
+        try:
+            return self.env.get_template(spec.template).render(
+                chrome=self.chrome, config=config, page=spec,
+                url=self.links.from_page(spec.path),
+                root=urls.root_prefix(spec.path),
+                canonical=urls.absolute_url(config.base_url, spec.path) if config.base_url else None,
+                **spec.context,
+            )
+        except jinja2.TemplateError as exc:
+            raise SiteError.at(f"templates/{spec.template}", getattr(exc, "lineno", None),
+                               f"template error while rendering {spec.path}: {exc}") from None
+
+
+def make_environment(templates_dir: Path, bytecode_dir: Path | None = None) -> jinja2.Environment:
+    """A Jinja environment with every template compiled, so syntax errors surface before any output.
+
+    With `bytecode_dir`, compiled templates are kept there (Jinja checks each against its
+    template's source) and the next build loads them instead of compiling again."""
+    if not templates_dir.is_dir():
+        raise SiteError.at(str(templates_dir), None, "templates directory not found")
+    if bytecode_dir is not None:
+        bytecode_dir.mkdir(parents=True, exist_ok=True)
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(templates_dir)),
+        bytecode_cache=jinja2.FileSystemBytecodeCache(str(bytecode_dir)) if bytecode_dir is not None else None,
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+        auto_reload=False,  # one environment per build: no need to stat every template for every page
+    )
+    env.globals["urls"] = urls
+    env.globals["cite"] = citation
+    env.tests["safe_url"] = is_safe_url
+    env.filters["display_url"] = display_url
+    problems = []
+    for name in sorted(env.list_templates(extensions=["html", "xml", "txt"])):
+        try:
+            env.get_template(name)
+        except jinja2.TemplateSyntaxError as exc:
+            problems.append(Problem(str(templates_dir / name), exc.lineno, f"template syntax error: {exc.message}"))
+    if problems:
+        raise SiteError(problems)
+    return env
+
+
+class FragmentCache:
+    """`{% call cached("name", key...) %}...{% endcall %}`: the block is rendered once per key and build.
+
+    For parts every page repeats (the sidebar's topic list): the key must name everything the
+    block reads besides the chrome, e.g. the page's directory (via any relative url) and the
+    current page where the block marks it.
+    """
+
+    def __init__(self) -> None:
+        self.blocks: dict[tuple, str] = {}
+
+    def __call__(self, *key, caller):
+        html = self.blocks.get(key)
+        if html is None:
+            html = self.blocks[key] = caller()
+        return html
+
+
+def display_url(url: str) -> str:
+    """A link as people read it: no scheme, no trailing slash."""
+    return url.split("://", 1)[-1].rstrip("/")

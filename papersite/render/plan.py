@@ -1,0 +1,205 @@
+"""The page plan: every page of the site as a spec (path, template, context, kind, indexable), before any is rendered.
+
+A page's template sees its spec's fields, its context and the site's chrome (`Chrome`: the config,
+the topics and their counts, which every page shows) and nothing else: so the spec and the chrome
+are everything a page is made from, and the sitemap is the plan's indexable pages.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property, partial
+
+from markupsafe import Markup
+
+from .. import urls
+from ..enrich.listings import Site, tag_bars
+from ..enrich.related import RelatedList
+from ..enrich.topicmap import TopicMap, topic_parts
+from ..model import SiteConfig, Tag
+from . import notfound
+
+Crumbs = tuple[tuple[str, str | None], ...]
+
+
+@dataclass(frozen=True)
+class PageSpec:
+    path: str
+    kind: str              # home, paper, tag, tags, search, map, reading-list, 404, redirect
+    template: str
+    title: str             # plain text for <title> and previews
+    description: str
+    breadcrumbs: Crumbs = ()
+    context: Mapping[str, object] = field(default_factory=dict)   # what the template shows besides the chrome
+    indexable: bool = True  # listed in the sitemap
+
+
+@dataclass(frozen=True)
+class NavTag:
+    tag: Tag
+    count: int             # papers with the tag
+
+
+@dataclass(frozen=True)
+class Chrome:
+    """What every page shows of the whole site: the header, the topics sidebar, the footer."""
+
+    config: SiteConfig
+    paper_count: int
+    tags: tuple[NavTag, ...]   # taxonomy order, every tag (empty ones too)
+
+    @cached_property
+    def tags_by_slug(self) -> dict[str, Tag]:
+        return {nav.tag.slug: nav.tag for nav in self.tags}
+
+    def tag(self, slug: str) -> Tag:
+        """Called for every tag chip of every listing: a dict, not a scan of the taxonomy."""
+        return self.tags_by_slug[slug]
+
+
+@dataclass(frozen=True)
+class Pagination:
+    number: int
+    count: int
+    paths: tuple[str, ...]
+
+    @property
+    def prev_path(self) -> str | None:
+        return self.paths[self.number - 2] if self.number > 1 else None
+
+    @property
+    def next_path(self) -> str | None:
+        return self.paths[self.number] if self.number < self.count else None
+
+
+def site_chrome(site: Site) -> Chrome:
+    return Chrome(site.config, len(site.papers), tuple(NavTag(listing.tag, len(listing.papers)) for listing in site.tags))
+
+
+def plan_pages(site: Site, bibtex_keys: Mapping[str, str], related: Sequence[RelatedList],
+               topic_map: TopicMap | None) -> tuple[PageSpec, ...]:
+    """Every page of the site, in a fixed order."""
+    return (
+        *plan_home(site, topic_map),
+        *plan_papers(site, bibtex_keys, related),
+        *plan_tags(site),
+        plan_tag_index(site),
+        plan_search(site),
+        *plan_maps(site, topic_map),
+        plan_reading_list(),
+        plan_not_found(site),
+        *plan_redirects(site),
+    )
+
+
+def paginate(items: tuple, per_page: int, path_of: Callable[[int], str]) -> list[tuple[Pagination, tuple]]:
+    count = max(1, -(-len(items) // per_page))
+    paths = tuple(path_of(n) for n in range(1, count + 1))
+    return [(Pagination(n, count, paths), items[(n - 1) * per_page: n * per_page]) for n in range(1, count + 1)]
+
+
+def plan_home(site: Site, topic_map: TopicMap | None) -> list[PageSpec]:
+    config = site.config
+    specs = []
+    for pagination, papers in paginate(site.papers, config.per_page, urls.home_path):
+        number = pagination.number
+        title = config.title if number == 1 else f"{config.title} — page {number}"
+        crumbs: Crumbs = () if number == 1 else (("Home", urls.HOME), (f"Page {number}", None))
+        # Only the first page shows the map: the others do not depend on it.
+        shown = topic_map if number == 1 and topic_map is not None and topic_map.count else None
+        specs.append(PageSpec(pagination.paths[number - 1], "home", "home.html", title, config.description, crumbs,
+                              {"papers": papers, "pagination": pagination, "topic_map": shown}))
+    return specs
+
+
+def plan_papers(site: Site, bibtex_keys: Mapping[str, str], related: Sequence[RelatedList]) -> list[PageSpec]:
+    specs = []
+    for item, links in zip(site.papers, related or [RelatedList()] * len(site.papers)):
+        paper = item.paper
+        crumbs: Crumbs = (("Home", urls.HOME),)
+        if paper.tags:
+            first_tag = site.tag(paper.tags[0])
+            crumbs += ((first_tag.name, urls.tag_path(first_tag.slug)),)
+        specs.append(PageSpec(urls.paper_path(paper.slug), "paper", "paper.html", item.title_text, item.summary,
+                              crumbs + ((item.title_text, None),),
+                              {"item": item, "related": links, "bibtex_key": bibtex_keys[paper.slug]}))
+    return specs
+
+
+def plan_tags(site: Site) -> list[PageSpec]:
+    specs = []
+    for listing in site.tags:
+        if not listing.papers:
+            continue  # no empty pages: the tag index lists the tag without a link
+        tag = listing.tag
+        for pagination, papers in paginate(listing.papers, site.config.per_page, partial(urls.tag_path, tag.slug)):
+            title = tag.name if pagination.number == 1 else f"{tag.name} — page {pagination.number}"
+            crumbs = (("Home", urls.HOME), ("Tags", urls.TAG_INDEX), (tag.name, None))
+            specs.append(PageSpec(pagination.paths[pagination.number - 1], "tag", "tag.html", title, tag.description, crumbs,
+                                  {"tag": tag, "count": len(listing.papers), "papers": papers, "pagination": pagination}))
+    return specs
+
+
+def plan_tag_index(site: Site) -> PageSpec:
+    return PageSpec(urls.TAG_INDEX, "tags", "tags.html", "Tags", f"Every topic of {site.config.title}, with its number of papers.",
+                    (("Home", urls.HOME), ("Tags", None)), {"bars": tag_bars(site.tags)})
+
+
+def plan_search(site: Site) -> PageSpec:
+    return PageSpec(urls.SEARCH, "search", "search.html", "Search", f"Search the papers of {site.config.title}.",
+                    (("Home", urls.HOME), ("Search", None)))
+
+
+def plan_maps(site: Site, topic_map: TopicMap | None) -> list[PageSpec]:
+    """map.html; above MAP_PAGE_POINTS papers also each topic's own map, in parts where it is large (topicmap.py)."""
+    shown = topic_map if topic_map is not None and topic_map.count else None
+    specs = [PageSpec(urls.MAP, "map", "map.html", "Topic map",
+                      f"Every paper of {site.config.title} on one map, placed by abstract similarity.",
+                      (("Home", urls.HOME), ("Topic map", None)), {"topic_map": shown, "group": None})]
+    if topic_map is None or not topic_map.overview:
+        return specs
+    topics = topic_parts(topic_map)
+    for group in topic_map.groups:
+        parts = topics[group.key]
+        paths = tuple(urls.map_topic_path(group.key, n) for n in range(1, len(parts) + 1))
+        for number, part in enumerate(parts, start=1):
+            crumbs: Crumbs = (("Home", urls.HOME), ("Topic map", urls.MAP))
+            crumbs += ((group.name, None),) if number == 1 else ((group.name, paths[0]), (f"Part {number}", None))
+            title = f"Topic map: {group.name}" + ("" if number == 1 else f", part {number}")
+            specs.append(PageSpec(paths[number - 1], "map", "map.html", title,
+                                  f"The papers of {site.config.title} whose first topic is {group.name}, on the topic map.",
+                                  crumbs, {"topic_map": shown, "group": group, "part": part,
+                                           "pagination": Pagination(number, len(parts), paths)}))
+    return specs
+
+
+def plan_reading_list() -> PageSpec:
+    # Personal, and empty without JavaScript: nothing for a search engine.
+    return PageSpec(urls.READING_LIST, "reading-list", "reading-list.html", "Reading list",
+                    "The papers you saved, kept in this browser only.", (("Home", urls.HOME), ("Reading list", None)),
+                    indexable=False)
+
+
+def plan_not_found(site: Site) -> PageSpec:
+    base_url = site.config.base_url
+    # Served at any depth: see notfound.py for how its links find the site root.
+    return PageSpec(urls.NOT_FOUND, "404", "404.html", "Page not found", "This page does not exist.",
+                    context={"root_script": Markup(notfound.ROOT_SCRIPT), "root_script_hash": notfound.script_hash(),
+                             "base_origin": notfound.origin(base_url) if base_url else None},
+                    indexable=False)
+
+
+def plan_redirects(site: Site) -> list[PageSpec]:
+    """Old slugs (aliases) keep working: each gets a page that forwards to the paper."""
+    base_url = site.config.base_url
+    specs = []
+    for item in site.papers:
+        target = urls.paper_path(item.paper.slug)
+        for alias in item.paper.aliases:
+            specs.append(PageSpec(urls.paper_path(alias), "redirect", "redirect.html", item.title_text,
+                                  f"This paper moved to {target}.",
+                                  context={"item": item, "target": target,
+                                           "target_canonical": urls.absolute_url(base_url, target) if base_url else None},
+                                  indexable=False))
+    return specs

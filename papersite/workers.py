@@ -1,0 +1,208 @@
+"""Work on every core: forked workers that map over contiguous chunks, and one background job, results in input order.
+
+Workers are forked, so they start with the build's data already in memory (nothing is pickled on
+the way in) and only the results travel back, through a pipe. Results come back in input order
+whatever the scheduling, so a parallel build writes the same bytes as a serial one.
+
+`--jobs N` (or PAPERSITE_JOBS=N) sets the number of workers; 1 runs everything in the build
+process. Small batches stay serial: forking costs more than it saves.
+"""
+
+from __future__ import annotations
+
+import gc
+import multiprocessing
+import os
+import pickle
+import select
+import signal
+import sys
+import traceback
+from collections.abc import Callable, Sequence
+from functools import partial
+
+from .errors import SiteError
+
+# Below this many items a batch runs in the build process.
+MIN_PARALLEL_ITEMS = 200
+# Chunks per worker: enough to even out uneven items, few enough to keep messages large.
+CHUNKS_PER_WORKER = 6
+FRAME = 8   # bytes of a message's length prefix
+
+
+def default_jobs() -> int:
+    return max(1, min(os.cpu_count() or 1, 8))
+
+
+def resolve_jobs(requested: int | None) -> int:
+    """--jobs, else PAPERSITE_JOBS, else one per core (up to 8)."""
+    if requested is None:
+        env = os.environ.get("PAPERSITE_JOBS", "").strip()
+        requested = int(env) if env.isdigit() else None
+    if requested is None or requested <= 0:
+        return default_jobs()
+    return requested
+
+
+def can_fork() -> bool:
+    """Fork where it is safe and usual (Linux, the BSDs); on macOS system libraries may not
+    survive a fork (Python itself no longer forks there by default), so builds stay serial."""
+    return "fork" in multiprocessing.get_all_start_methods() and sys.platform != "darwin"
+
+
+def ordered_map(func: Callable, items: Sequence, jobs: int, setup: Callable | None = None,
+                on_progress: Callable[[int], None] | None = None, min_items: int | None = None) -> list:
+    """[func(item) for item in items] on `jobs` forked workers when the batch is large enough.
+
+    With `setup`, each process calls it once and `func(its result, item)` runs instead: one
+    Markdown converter per process, say. `on_progress(n)` hears of each n items done."""
+    if jobs <= 1 or len(items) < max(MIN_PARALLEL_ITEMS if min_items is None else min_items, 2) or not can_fork():
+        call = partial(func, setup()) if setup is not None else func
+        results = []
+        for item in items:
+            results.append(call(item))
+            if on_progress is not None:
+                on_progress(1)
+        return results
+    workers = min(jobs, len(items))
+    count = min(len(items), workers * CHUNKS_PER_WORKER)
+    bounds = [(len(items) * i // count, len(items) * (i + 1) // count) for i in range(count)]
+    chunks: dict[int, list] = {}
+    children = [fork(partial(run_chunks, func, setup, items, bounds, range(w, count, workers))) for w in range(workers)]
+    try:
+        for status, value in read_messages([fd for _, fd in children]):
+            if status != "ok":
+                raise failure(status, value)
+            number, results = value
+            chunks[number] = results
+            if on_progress is not None:
+                on_progress(len(results))
+    finally:
+        for pid, fd in children:
+            stop(pid, fd)
+    if len(chunks) != count:
+        raise RuntimeError("a build worker died without a result")
+    return [result for number in range(count) for result in chunks[number]]
+
+
+def run_chunks(func: Callable, setup: Callable | None, items: Sequence, bounds: list, numbers: range, send: Callable) -> None:
+    call = partial(func, setup()) if setup is not None else func
+    for number in numbers:
+        start, end = bounds[number]
+        send(("ok", (number, [call(items[i]) for i in range(start, end)])))
+
+
+class Background:
+    """`func()` computed in a forked process while the build goes on; `result()` waits for it.
+
+    With one job (or no fork) it simply runs at `result()`. A SiteError keeps its problems; any
+    other failure is raised again here with the worker's traceback.
+    """
+
+    def __init__(self, func: Callable, jobs: int):
+        self.func = func
+        self.child = fork(lambda send: send(("ok", func()))) if jobs > 1 and can_fork() else None
+
+    def result(self):
+        if self.child is None:
+            return self.func()
+        pid, fd = self.child
+        try:
+            for status, value in read_messages([fd]):
+                if status != "ok":
+                    raise failure(status, value)
+                return value
+        finally:
+            self.child = None
+            stop(pid, fd)
+        raise RuntimeError("a build worker died without a result")
+
+    def cancel(self) -> None:
+        """Stop the worker if its result is no longer wanted (the build failed or was interrupted)."""
+        if self.child is not None:
+            stop(*self.child)
+            self.child = None
+
+
+def fork(job: Callable[[Callable], None]) -> tuple[int, int]:
+    """(pid, read end of its pipe) of a child that runs `job(send)`, each message sent as a pickled frame."""
+    read, write = os.pipe()
+    # Objects alive now are never collected in the child: freezing them keeps the collector from
+    # touching (and so copying) every page of the parent's memory.
+    gc.freeze()
+    pid = os.fork()
+    if pid == 0:
+        status = 0
+        try:
+            os.close(read)
+            start_worker()
+            pipe = os.fdopen(write, "wb")
+
+            def send(message) -> None:
+                data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
+                pipe.write(len(data).to_bytes(FRAME, "big") + data)
+                pipe.flush()
+
+            try:
+                job(send)
+            except SiteError as err:  # its problems travel back as plain data
+                send(("error", list(err.problems)))
+            except BaseException:
+                send(("crash", traceback.format_exc()))
+            pipe.close()
+        except BaseException:
+            status = 1
+        finally:
+            os._exit(status)   # without running the parent's exit handlers
+    gc.unfreeze()
+    os.close(write)
+    return pid, read
+
+
+def start_worker() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    # The parent stops a worker with SIGTERM: it must die of it, not run a handler it inherited
+    # (the dev server's raises KeyboardInterrupt).
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def read_messages(fds: list[int]):
+    """Each message from these pipes as it arrives, until every writer has closed its end."""
+    buffers = {fd: bytearray() for fd in fds}
+    open_fds = list(fds)
+    while open_fds:
+        ready, _, _ = select.select(open_fds, [], [])
+        for fd in ready:
+            data = os.read(fd, 1 << 20)
+            if not data:
+                open_fds.remove(fd)
+                continue
+            buffer = buffers[fd]
+            buffer += data
+            while len(buffer) >= FRAME and len(buffer) >= FRAME + int.from_bytes(buffer[:FRAME], "big"):
+                size = int.from_bytes(buffer[:FRAME], "big")
+                message = pickle.loads(bytes(buffer[FRAME:FRAME + size]))
+                del buffer[:FRAME + size]
+                yield message
+
+
+def failure(status: str, value) -> Exception:
+    if status == "error":
+        return SiteError(value)
+    return RuntimeError(f"a build worker failed:\n{value}")
+
+
+def stop(pid: int, fd: int) -> None:
+    """End a child (at once if it is still working) and close its pipe."""
+    try:
+        os.kill(pid, signal.SIGTERM)
+    except OSError:
+        pass
+    try:
+        os.waitpid(pid, 0)
+    except OSError:
+        pass
+    try:
+        os.close(fd)
+    except OSError:
+        pass

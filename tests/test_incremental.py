@@ -1,0 +1,446 @@
+"""Incremental builds give exactly the output of a clean build, after every kind of edit.
+
+Each test builds the 59-paper real-corpus sample (tests/fixtures/ml-sample.jsonl) once with
+the cache, edits something, builds again with the cache, and compares every byte of the
+output with a clean build of the edited project into another directory. Also: the cache
+is ignored when corrupt, stale or told to (--clean); a hand-edited output file is made
+again; and a parallel build writes the same bytes as a serial one.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import io
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO, build_args, make_project
+from papersite import workers
+from papersite.cli import main
+from papersite.digests import digest
+from papersite.incremental import store as store_module
+from papersite.incremental.inputs import FileDigests, code_version
+from papersite.incremental.store import default_cache_path, delta_path, state_path
+from papersite.publish import exports, lunr_index
+from papersite.pipeline import BuildOptions, WarmCache, build
+
+SAMPLE = REPO / "tests" / "fixtures" / "ml-sample.jsonl"
+
+
+@pytest.fixture(autouse=True)
+def fixed_code_version(monkeypatch):
+    """One code version for the whole module: these tests are about the data in the cache, and a
+    module edited while they run (in a shared working tree) must not turn every build cold."""
+    import papersite.pipeline as pipeline
+
+    monkeypatch.setattr(pipeline, "code_version", lambda: CODE)
+
+
+CODE = code_version()
+
+
+@pytest.fixture(scope="module")
+def sample_project(tmp_path_factory) -> Path:
+    root = make_project(tmp_path_factory.mktemp("cache") / "proj")
+    with contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(io.StringIO()):
+        assert main(["import", str(SAMPLE), "--content", str(root / "content")]) == 0
+    # Own copies: the tests compare builds made seconds apart, so their inputs must hold still.
+    shutil.copytree(REPO / "templates", root / "templates")
+    shutil.copytree(REPO / "static", root / "static")
+    return root
+
+
+@pytest.fixture
+def proj(sample_project, tmp_path) -> Path:
+    root = tmp_path / "proj"
+    shutil.copytree(sample_project, root)
+    return root
+
+
+def options(root: Path, out: Path | None = None, **extra) -> BuildOptions:
+    return BuildOptions(content=root / "content", config=root / "site.yml", out=out or root / "site",
+                        templates=root / "templates", static=root / "static", jobs=extra.pop("jobs", 1), **extra)
+
+
+def tree(out: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(out)): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}
+
+
+def assert_same_as_clean(root: Path, tmp_path: Path):
+    """The incremental output equals a clean build of the same inputs, file for file."""
+    clean = tmp_path / "clean"
+    build(options(root, clean / "site", clean=True, cache_dir=clean / "cache"))
+    ours, theirs = tree(root / "site"), tree(clean / "site")
+    assert sorted(ours) == sorted(theirs)
+    different = [path for path in ours if ours[path] != theirs[path]]
+    assert not different, different[:5]
+
+
+def paper_file(root: Path, name: str) -> Path:
+    return next((root / "content" / "papers").glob(f"{name}.md"))
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text, old
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def first_paper(root: Path) -> Path:
+    return sorted((root / "content" / "papers").glob("*.md"))[0]
+
+
+def test_a_rebuild_with_nothing_changed_writes_nothing(proj):
+    first = build(options(proj))
+    assert first.rendered == first.pages and first.reused == 0
+    index = proj / "site" / "index.html"
+    before = index.stat()
+    again = build(options(proj))
+    assert again.rendered == 0 and again.reused == first.pages
+    assert (again.pages, again.files, again.warnings) == (first.pages, first.files, first.warnings)
+    after = index.stat()
+    assert (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)
+
+
+def test_editing_one_abstract_rebuilds_only_what_shows_it(proj, tmp_path):
+    build(options(proj))
+    path = first_paper(proj)
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.rstrip("\n") + " An added closing sentence about $x^2$ and https://example.org/x.\n", encoding="utf-8")
+    result = build(options(proj))
+    assert 0 < result.rendered < result.pages // 2
+    assert result.reused > result.pages // 2
+    assert_same_as_clean(proj, tmp_path)
+
+
+@pytest.mark.parametrize("kind", ["title", "tags", "authors", "venue-year"])
+def test_editing_front_matter(proj, tmp_path, kind):
+    build(options(proj))
+    path = first_paper(proj)
+    text = path.read_text(encoding="utf-8")
+    front = text.split("---\n")[1]
+    line = {key: value for key, value in (l.split(":", 1) for l in front.splitlines() if ":" in l)}
+    if kind == "title":
+        edit(path, "title:" + line["title"], "title: 'A new title with $\\alpha$ in it'")
+    elif kind == "tags":
+        edit(path, "tags:" + line["tags"], "tags: [robotics]")
+    elif kind == "authors":
+        edit(path, "authors:" + line["authors"], "authors: [Ada Lovelace, Émilie du Châtelet]")
+    else:
+        edit(path, "year:" + line["year"], "year: 2031")
+    build(options(proj))
+    assert_same_as_clean(proj, tmp_path)
+
+
+def test_editing_the_taxonomy(proj, tmp_path):
+    build(options(proj))
+    edit(proj / "content" / "tags.yml", "name: ", "name: Renamed ")
+    build(options(proj))
+    assert_same_as_clean(proj, tmp_path)
+
+
+def test_editing_a_template_rebuilds_every_page(proj, tmp_path):
+    first = build(options(proj))
+    base = proj / "templates" / "base.html"
+    base.write_text(base.read_text(encoding="utf-8").replace("</body>", "<!-- edited -->\n</body>"), encoding="utf-8")
+    result = build(options(proj))
+    assert result.rendered == first.pages
+    assert "<!-- edited -->" in (proj / "site" / "index.html").read_text(encoding="utf-8")
+    assert_same_as_clean(proj, tmp_path)
+
+
+@pytest.mark.parametrize("change", [("title: ", "title: Renamed "), ("title: ", "repo_url: https://example.org/repo\ntitle: ")])
+def test_editing_the_config(proj, tmp_path, change):
+    build(options(proj))
+    edit(proj / "site.yml", *change)
+    build(options(proj))
+    assert_same_as_clean(proj, tmp_path)
+
+
+def test_per_page_and_base_url_changes(proj, tmp_path):
+    build(options(proj))
+    with open(proj / "site.yml", "a", encoding="utf-8") as f:
+        f.write("per_page: 7\nbase_url: https://example.org/papers/\n")
+    build(options(proj))
+    assert (proj / "site" / "browse" / "page-9.html").is_file()
+    assert_same_as_clean(proj, tmp_path)
+
+
+def test_deleting_a_paper(proj, tmp_path):
+    build(options(proj))
+    gone = first_paper(proj)
+    gone.unlink()
+    build(options(proj))
+    assert not (proj / "site" / "papers" / f"{gone.stem}.html").exists()
+    assert_same_as_clean(proj, tmp_path)
+
+
+@pytest.mark.parametrize("keep_alias", [True, False])
+def test_renaming_a_slug(proj, tmp_path, keep_alias):
+    build(options(proj))
+    path = first_paper(proj)
+    old = path.stem
+    edit(path, f"slug: {old}\n", "slug: a-renamed-paper\n")
+    if keep_alias:
+        edit(path, "aliases: []", f"aliases: [{old}]")
+    build(options(proj))
+    assert (proj / "site" / "papers" / "a-renamed-paper.html").is_file()
+    assert (proj / "site" / "papers" / f"{old}.html").is_file() == keep_alias
+    assert_same_as_clean(proj, tmp_path)
+
+
+def test_adding_a_paper(proj, tmp_path):
+    build(options(proj))
+    source = first_paper(proj)
+    text = source.read_text(encoding="utf-8").replace(f"slug: {source.stem}\n", "slug: brand-new-paper\n")
+    text = text.replace("id: ", "id: added-", 1)
+    text = re.sub(r"(?m)^title: .*$", "title: A brand new paper", text, count=1)
+    (proj / "content" / "papers" / "brand-new-paper.md").write_text(text, encoding="utf-8")
+    build(options(proj))
+    assert_same_as_clean(proj, tmp_path)
+
+
+def test_several_edits_in_a_row_stay_identical(proj, tmp_path):
+    build(options(proj))
+    papers = sorted((proj / "content" / "papers").glob("*.md"))
+    edit(papers[3], "\n---\n", "\n---\nA first line added to the abstract.\n\n")
+    build(options(proj))
+    papers[5].unlink()
+    build(options(proj))
+    edit(proj / "site.yml", "title: ", "title: Again ")
+    build(options(proj))
+    edit(papers[3], "A first line added", "A first line changed")
+    build(options(proj))
+    assert_same_as_clean(proj, tmp_path)
+
+
+def test_a_hand_edited_or_deleted_output_file_is_made_again(proj, tmp_path):
+    build(options(proj))
+    page = sorted((proj / "site" / "papers").glob("*.html"))[0]
+    page.write_text("tampered", encoding="utf-8")
+    (proj / "site" / "tags" / "index.html").unlink()
+    (proj / "site" / "stray.html").write_text("not ours", encoding="utf-8")
+    build(options(proj))
+    assert page.read_text(encoding="utf-8") != "tampered"
+    assert not (proj / "site" / "stray.html").exists()
+    assert_same_as_clean(proj, tmp_path)
+
+
+def corrupt(path: Path, how: str) -> None:
+    data = bytearray(path.read_bytes())
+    if how == "flip":
+        data[len(data) // 2] ^= 0xFF
+    elif how == "truncate":
+        data = data[: len(data) // 3]
+    else:
+        data = bytearray(b"garbage")
+    path.write_bytes(bytes(data))
+
+
+@pytest.mark.parametrize("which", ["cache", "state"])
+@pytest.mark.parametrize("how", ["flip", "truncate", "garbage"])
+def test_a_corrupt_cache_file_is_ignored(proj, tmp_path, which, how):
+    first = build(options(proj))
+    cache_file = default_cache_path(proj / "site")
+    path = cache_file if which == "cache" else state_path(cache_file)
+    # Change an input too, so the build cannot stop at "nothing changed".
+    edit(first_paper(proj), "\n---\n", "\n---\nAn edit.\n\n")
+    corrupt(path, how)
+    result = build(options(proj))
+    assert result.rendered == first.pages   # nothing was trusted
+    assert result.cache_note
+    assert_same_as_clean(proj, tmp_path)
+    assert build(options(proj)).rendered == 0  # and a good cache was written again
+
+
+def test_an_edit_writes_a_small_delta_and_leaves_the_main_cache_file(proj, tmp_path, monkeypatch):
+    # At 5,000 papers an edit changes under 1% of the entries; in this 59-paper sample, ~15%.
+    monkeypatch.setattr(store_module, "DELTA_SHARE", 0.5)
+    build(options(proj))
+    main = default_cache_path(proj / "site")
+    before = main.read_bytes()
+    for n in range(3):
+        edit(first_paper(proj), "\n---\n", f"\n---\nEdit {n}.\n\n")
+        assert build(options(proj)).rendered > 0
+    assert main.read_bytes() == before
+    assert 0 < delta_path(main).stat().st_size < len(before) / 3
+    assert_same_as_clean(proj, tmp_path)
+
+
+def test_many_changes_rewrite_the_main_cache_file_and_drop_the_delta(proj, tmp_path, monkeypatch):
+    monkeypatch.setattr(store_module, "DELTA_SHARE", 0.5)
+    build(options(proj))
+    edit(first_paper(proj), "\n---\n", "\n---\nA small edit.\n\n")
+    build(options(proj))
+    main = default_cache_path(proj / "site")
+    assert delta_path(main).is_file()
+    before = main.read_bytes()
+    for path in sorted((proj / "content" / "papers").glob("*.md")):
+        edit(path, "\n---\n", "\n---\nOne of many edits.\n\n")
+    build(options(proj))
+    assert main.read_bytes() != before and not delta_path(main).exists()
+    assert build(options(proj)).rendered == 0
+    assert_same_as_clean(proj, tmp_path)
+
+
+@pytest.mark.parametrize("how", ["flip", "truncate", "garbage", "stale"])
+def test_a_corrupt_or_stale_delta_file_is_ignored(proj, tmp_path, how, monkeypatch):
+    monkeypatch.setattr(store_module, "DELTA_SHARE", 0.5)
+    first = build(options(proj))
+    edit(first_paper(proj), "\n---\n", "\n---\nFirst edit.\n\n")
+    build(options(proj))
+    delta = delta_path(default_cache_path(proj / "site"))
+    if how == "stale":   # a delta left beside a main file written after it
+        kept = delta.read_bytes()
+        monkeypatch.setattr(store_module, "DELTA_SHARE", 0.0)
+        edit(first_paper(proj), "\n---\n", "\n---\nSecond edit.\n\n")
+        build(options(proj))
+        assert not delta.exists()
+        delta.write_bytes(kept)
+    else:
+        corrupt(delta, how)
+    edit(first_paper(proj), "\n---\n", "\n---\nThird edit.\n\n")
+    result = build(options(proj))
+    assert result.rendered == first.pages and result.cache_note.startswith("delta: ")
+    assert_same_as_clean(proj, tmp_path)
+
+
+def test_the_dev_servers_next_build_starts_from_the_cache_in_memory(proj, tmp_path, monkeypatch):
+    warm = WarmCache()
+    build(options(proj), warm=warm)
+    main = default_cache_path(proj / "site")
+    reads: list[Path] = []
+    read = store_module.read_sealed
+    monkeypatch.setattr(store_module, "read_sealed", lambda path, code: reads.append(path) or read(path, code))
+    edit(first_paper(proj), "\n---\n", "\n---\nWarm edit.\n\n")
+    assert 0 < build(options(proj), warm=warm).rendered < 20
+    assert main not in reads
+    assert_same_as_clean(proj, tmp_path)
+    # Another build wrote the cache since: the copy in memory is no longer trusted.
+    edit(first_paper(proj), "\n---\n", "\n---\nA build from elsewhere.\n\n")
+    build(options(proj))
+    edit(first_paper(proj), "\n---\n", "\n---\nWarm again.\n\n")
+    assert 0 < build(options(proj), warm=warm).rendered < 20
+    assert main in reads
+    assert_same_as_clean(proj, tmp_path)
+    # A server started on an up-to-date site reads the cache once, at its first (empty) build.
+    started = WarmCache()
+    assert build(options(proj), warm=started).rendered == 0
+    reads.clear()
+    edit(first_paper(proj), "\n---\n", "\n---\nAfter a quiet start.\n\n")
+    assert 0 < build(options(proj), warm=started).rendered < 20
+    assert main not in reads
+    assert_same_as_clean(proj, tmp_path)
+
+
+def test_a_corrupt_state_file_alone_does_not_skip_the_build(proj, tmp_path):
+    build(options(proj))
+    corrupt(state_path(default_cache_path(proj / "site")), "flip")
+    result = build(options(proj))
+    assert result.rendered > 0 and result.cache_note
+    assert_same_as_clean(proj, tmp_path)
+
+
+def test_a_cache_from_another_code_version_is_ignored(proj, tmp_path, monkeypatch):
+    first = build(options(proj))
+    import papersite.pipeline as pipeline
+
+    monkeypatch.setattr(pipeline, "code_version", lambda: b"another version!")
+    result = build(options(proj))
+    assert result.rendered == first.pages and "another version" in result.cache_note
+
+
+def test_clean_ignores_the_cache(proj, cli):
+    flags = ("--templates", proj / "templates", "--static", proj / "static")
+    assert cli(*build_args(proj), *flags).code == 0
+    result = build(options(proj, clean=True))
+    assert result.rendered == result.pages
+    run = cli(*build_args(proj), *flags, "--clean", "--jobs", "1")
+    assert run.code == 0, run.err
+
+
+def test_the_cache_lives_outside_the_output(proj):
+    build(options(proj))
+    assert (proj / ".papersite-cache").is_dir()
+    assert not any(p.name.endswith(".cache") for p in (proj / "site").rglob("*"))
+
+
+def test_parallel_and_serial_builds_are_byte_identical(proj, tmp_path, monkeypatch):
+    monkeypatch.setattr(workers, "MIN_PARALLEL_ITEMS", 8)   # the sample is small; make the workers run
+    forked = []
+    fork = workers.fork
+    monkeypatch.setattr(workers, "fork", lambda job: forked.append(job) or fork(job))
+    serial = build(options(proj, tmp_path / "serial" / "site", jobs=1, clean=True, cache_dir=tmp_path / "c1"))
+    assert forked == []
+    para = build(options(proj, tmp_path / "parallel" / "site", jobs=2, clean=True, cache_dir=tmp_path / "c2"))
+    assert len(forked) == 5   # Markdown and templates on two workers each, search and exports on one
+    assert serial.warnings == para.warnings
+    assert tree(tmp_path / "serial" / "site") == tree(tmp_path / "parallel" / "site")
+    # And an incremental parallel build after an edit agrees with a serial clean one.
+    edit(first_paper(proj), "\n---\n", "\n---\nParallel edit.\n\n")
+    build(options(proj, tmp_path / "parallel" / "site", jobs=2, cache_dir=tmp_path / "c2"))
+    build(options(proj, tmp_path / "serial" / "site", jobs=1, clean=True, cache_dir=tmp_path / "c1"))
+    assert tree(tmp_path / "serial" / "site") == tree(tmp_path / "parallel" / "site")
+
+
+def test_an_input_file_is_read_again_only_when_its_size_or_time_changed(tmp_path):
+    path = tmp_path / "paper.md"
+    path.write_text("first text", encoding="utf-8")
+    old = path.stat().st_mtime_ns - 60 * 10**9
+    os.utime(path, ns=(old, old))
+    first = FileDigests()
+    remembered = first.of(str(path))
+    assert str(path) in first.seen
+    # Same size and time: trusted without reading (what the next build gains).
+    path.write_text("other text", encoding="utf-8")
+    os.utime(path, ns=(old, old))
+    assert FileDigests(first.seen).of(str(path)) == remembered
+    # A real edit moves the time: read again.
+    path.write_text("edited text", encoding="utf-8")
+    again = FileDigests(first.seen)
+    assert again.of(str(path)) == digest(b"edited text")
+    # Modified just now: a second edit in the same tick could keep size and time, so not remembered.
+    assert str(path) not in again.seen
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_after_an_edit_the_search_index_tokenises_only_the_edited_paper(proj, tmp_path, monkeypatch, jobs):
+    build(options(proj, jobs=jobs))
+    tokenised = tmp_path / "tokenised.txt"   # a file: with two jobs the index is built in a forked worker
+    field_counts = lunr_index.MemoBuilder._field_counts
+
+    def counting(self, name, value):
+        with tokenised.open("a", encoding="utf-8") as log:
+            log.write(name + "\n")
+        return field_counts(self, name, value)
+
+    monkeypatch.setattr(lunr_index.MemoBuilder, "_field_counts", counting)
+    edit(first_paper(proj), "\n---\n", "\n---\nSearchable edit.\n\n")
+    assert build(options(proj, jobs=jobs)).rendered > 0
+    assert tokenised.read_text(encoding="utf-8").split() == [name for name, _ in lunr_index.FIELDS]
+    assert_same_as_clean(proj, tmp_path)
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_after_an_edit_papers_json_encodes_only_the_edited_paper(proj, tmp_path, monkeypatch, jobs):
+    build(options(proj, jobs=jobs))
+    encoded = tmp_path / "encoded.txt"   # a file: with two jobs the exports are made in a forked worker
+    json_line = exports.json_line
+
+    def logging(value):
+        if isinstance(value, dict) and "abstract_markdown" in value:
+            with encoded.open("a", encoding="utf-8") as log:
+                log.write(value["slug"] + "\n")
+        return json_line(value)
+
+    monkeypatch.setattr(exports, "json_line", logging)
+    paper = first_paper(proj)
+    edit(paper, "\n---\n", "\n---\nAn edit for the export.\n\n")
+    assert build(options(proj, jobs=jobs)).rendered > 0
+    slug = re.search(r"^slug: (.+)$", paper.read_text(encoding="utf-8"), re.M).group(1)
+    assert encoded.read_text(encoding="utf-8").split() == [slug]
+    assert_same_as_clean(proj, tmp_path)

@@ -1,0 +1,210 @@
+"""Related papers: the most similar papers by TF-IDF cosine, ranked exactly, incrementally after an edit."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from itertools import islice
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from papersite.enrich import related as ranking
+from papersite.enrich.projection import project_2d
+from papersite.enrich.terms import weigh_terms
+
+from support.texts import GRAPHS, PROTEINS, TOPICS, corpus, words_of
+
+REAL_CORPUS = Path(__file__).resolve().parent.parent / "bench" / "data" / "ml-abstracts.jsonl.gz"
+
+
+def related_papers(texts: list[str], k: int = 5, threshold: float = 0.08):
+    """Each text's related texts, as a build ranks them from scratch."""
+    return ranking.related_papers(weigh_terms(texts)[0], k, threshold)[0]
+
+
+def related_after(before: list[str], after: list[str], k: int = 5, threshold: float = 0.08):
+    """related_papers(after) in a build that starts from the build of `before`'s word counts and ranking."""
+    terms, counts = weigh_terms(before)
+    _, previous = ranking.related_papers(terms, k, threshold)
+    return ranking.related_papers(weigh_terms(after, counts)[0], k, threshold, previous)[0]
+
+
+# --- related_papers --------------------------------------------------------------------
+
+
+def test_near_duplicate_is_most_related():
+    near_duplicate = GRAPHS.replace("link prediction", "node classification")
+    related = related_papers(TOPICS + [near_duplicate])
+
+    assert related[0][0].index == len(TOPICS)
+    assert related[len(TOPICS)][0].index == 0
+    assert related[0][0].score > 0.5
+
+
+def test_disjoint_vocabularies_have_no_related():
+    texts = ["alpha beta gamma", "delta epsilon zeta", "kappa lambda omicron"]
+    assert related_papers(texts) == [(), (), ()]
+
+
+def test_sharing_only_stop_words_math_and_urls_is_not_related():
+    texts = [
+        "We propose a novel method based on models, $\\alpha + \\beta$ https://github.com/x/y",
+        "Our approach uses these results; we show models $\\alpha + \\beta$ https://github.com/x/y",
+    ]
+    assert related_papers(texts, threshold=0.0) == [(), ()]
+
+
+def test_results_are_deterministic():
+    texts = corpus(40)
+    assert related_papers(texts) == related_papers(texts)
+
+
+def test_ties_go_to_the_lower_index():
+    query = "sparse attention transformers for long documents"
+    texts = [query, "sparse attention", "unrelated gardening tips", "sparse attention", "sparse attention"]
+
+    related = related_papers(texts, k=2)
+
+    assert [r.index for r in related[0]] == [1, 3]
+    assert related[0][0].score == related[0][1].score
+
+
+def test_order_is_best_first_and_excludes_self():
+    texts = corpus(30)
+    for row, found in enumerate(related_papers(texts, k=6)):
+        keys = [(-r.score, r.index) for r in found]
+        assert keys == sorted(keys)
+        assert row not in {r.index for r in found}
+
+
+@pytest.mark.parametrize("k", [0, 1, 2, 3])
+def test_k_caps_the_list(k):
+    texts = [GRAPHS, GRAPHS + " Scalable.", GRAPHS + " Robust.", GRAPHS + " Fast.", GRAPHS + " Deep."]
+    assert all(len(found) == k for found in related_papers(texts, k=k))
+
+
+def test_threshold_drops_weak_candidates():
+    texts = corpus(20)
+    assert all(r.score >= 0.3 for found in related_papers(texts, threshold=0.3) for r in found)
+    assert related_papers(texts, threshold=1.01) == [()] * len(texts)
+
+
+def test_scores_are_rounded_to_four_decimals():
+    for found in related_papers(corpus(20)):
+        for r in found:
+            assert r.score == round(r.score, 4)
+
+
+def test_shared_terms_are_readable_words_both_texts_contain():
+    texts = [GRAPHS, GRAPHS.replace("link prediction", "molecules"), PROTEINS]
+    related = related_papers(texts)
+
+    for row, found in enumerate(related):
+        for r in found:
+            assert 1 <= len(r.shared_terms) <= 3
+            for term in r.shared_terms:
+                assert term in words_of(texts[row]) and term in words_of(texts[r.index])
+
+
+def test_shared_terms_merge_inflections_under_a_surface_word():
+    texts = ["Shapley explanations for reinforcement agents", "explanation of image classifiers", "explanation"]
+    related = related_papers(texts)
+
+    assert related[0][0].shared_terms == ("explanation",)  # the commoner surface form, not a stem
+
+
+def test_shared_terms_are_most_important_first():
+    texts = ["kernel kernel kernel kernel regression", "kernel regression", "regression trees", "regression forests"]
+    # "kernel" is rarer than "regression" and repeated, so it weighs more in the pair.
+    assert related_papers(texts)[0][0].shared_terms == ("kernel", "regression")
+
+
+def test_row_blocks_give_the_same_answer_as_one_block(monkeypatch):
+    texts = corpus(37)
+    whole = related_papers(texts)
+    monkeypatch.setattr(ranking, "BLOCK_CELLS", 5 * len(texts))
+    assert related_papers(texts) == whole
+
+
+def test_an_edit_reranks_only_the_rows_it_touches(monkeypatch):
+    with gzip.open(REAL_CORPUS, "rt", encoding="utf-8") as lines:
+        texts = [json.loads(line)["abstract"] for line in islice(lines, 1000)]
+    edited = list(texts)
+    edited[17] += " An added sentence about benchmark results."
+    ranked: list[int] = []
+    rank_rows = ranking.rank_rows
+    monkeypatch.setattr(ranking, "rank_rows", lambda v, ids, *a: ranked.append(len(ids)) or rank_rows(v, ids, *a))
+    assert related_after(texts, edited) == related_papers(edited)
+    assert ranked[0] == 1000 and 0 < ranked[1] < 1000 * ranking.INCREMENTAL_SHARE, ranked
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    size=st.integers(2, 40),
+    edits=st.lists(st.tuples(st.integers(0, 39), st.sampled_from(TOPICS + ["", "graph graph", "regret arms"])), max_size=4),
+    k=st.integers(1, 6),
+    threshold=st.sampled_from([0.0, 0.05, 0.08, 0.3]),
+)
+def test_incremental_ranking_equals_a_full_ranking(size, edits, k, threshold):
+    texts = corpus(size)
+    edited = list(texts)
+    for index, text in edits:
+        edited[index % size] = f"{edited[index % size]} {text}" if text.islower() else text
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(ranking, "INCREMENTAL_SHARE", 1.0)   # always take the incremental path
+        incremental = related_after(texts, edited, k, threshold)
+    assert incremental == related_papers(edited, k, threshold)
+
+
+def test_a_changed_paper_count_ranks_in_full():
+    texts = corpus(30)
+    assert related_after(texts, texts[:-1]) == related_papers(texts[:-1])
+    assert related_after(texts[:-1], texts) == related_papers(texts)
+
+
+@pytest.mark.parametrize(
+    "texts, expected",
+    [
+        ([], []),
+        ([GRAPHS], [()]),
+        (["", ""], [(), ()]),
+        (["", GRAPHS, ""], [(), (), ()]),
+    ],
+)
+def test_related_edge_cases(texts, expected):
+    assert related_papers(texts) == expected
+
+
+def test_two_identical_texts_are_related_with_score_one():
+    related = related_papers([GRAPHS, GRAPHS])
+    assert [(r.index, r.score) for r in related[0]] == [(1, 1.0)]
+    assert [(r.index, r.score) for r in related[1]] == [(0, 1.0)]
+
+
+# --- properties ------------------------------------------------------------------------
+
+VOCABULARY = ["graph", "graphs", "neural", "protein", "folding", "bandit", "regret", "we", "the", "$x$", "", "ÉCOLE", "🙂"]
+texts_strategy = st.lists(
+    st.one_of(st.text(max_size=60), st.lists(st.sampled_from(VOCABULARY), max_size=8).map(" ".join)),
+    max_size=8,
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(texts=texts_strategy, k=st.integers(0, 4), threshold=st.floats(0.0, 1.0))
+def test_arbitrary_texts_never_raise(texts, k, threshold):
+    related = related_papers(texts, k=k, threshold=threshold)
+    points = project_2d(weigh_terms(texts)[0])[0]
+
+    assert len(related) == len(points) == len(texts)
+    for row, found in enumerate(related):
+        assert len(found) <= k
+        assert len({r.index for r in found}) == len(found)
+        for r in found:
+            assert r.index != row and 0 <= r.index < len(texts)
+            assert threshold <= r.score <= 1.0 and r.score > 0.0
+            assert r.shared_terms
+    assert all(0.0 <= v <= 1.0 for point in points for v in point)

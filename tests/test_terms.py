@@ -1,0 +1,76 @@
+"""The words of each paper and their TF-IDF weights: stems, stop words, and counting only what an edit changed."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from papersite.enrich import terms
+from papersite.enrich.terms import stem_word
+from support.texts import TOPICS, corpus
+
+
+def terms_after(before: list[str], after: list[str]) -> terms.TermMatrix:
+    """weigh_terms(after) in a build that starts from the word counts of `before`."""
+    return terms.weigh_terms(after, terms.weigh_terms(before)[1])[0]
+
+
+def same_terms(a: terms.TermMatrix, b: terms.TermMatrix) -> bool:
+    return (a.keys, a.labels, a.digests) == (b.keys, b.labels, b.digests) and a.vectors.shape == b.vectors.shape and all(
+        np.array_equal(x, y) for x, y in ((a.vectors.indptr, b.vectors.indptr), (a.vectors.indices, b.vectors.indices),
+                                          (a.vectors.data, b.vectors.data), (a.idf, b.idf)))
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    size=st.integers(0, 30),
+    edits=st.lists(st.tuples(st.integers(0, 39), st.sampled_from(TOPICS + ["", "graph graph", "brand newword"])), max_size=4),
+    drop=st.integers(0, 3),
+    extra=st.lists(st.sampled_from(TOPICS + ["unseen vocabulary only"]), max_size=3),
+)
+def test_counting_only_changed_texts_gives_the_full_terms(size, edits, drop, extra):
+    texts = corpus(size)
+    edited = list(texts)
+    for index, text in edits:
+        if edited:
+            edited[index % len(edited)] = f"{edited[index % len(edited)]} {text}" if text.islower() else text
+    edited = edited[drop:] + extra   # papers removed and added shift every row
+    assert same_terms(terms_after(texts, edited), terms.weigh_terms(edited)[0])
+
+
+def test_an_edit_tokenises_only_the_edited_text(monkeypatch):
+    texts = corpus(40)
+    edited = list(texts)
+    edited[3] += " with a brand new sentence"
+    seen: list[str] = []
+    text_words = terms.text_words
+    monkeypatch.setattr(terms, "text_words", lambda text: seen.append(text) or text_words(text))
+    terms_after(texts, edited)
+    assert seen == texts + [edited[3]]
+
+
+# --- stemming --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        ("explanation", "explanations"),
+        ("train", "trained", "training", "trains"),
+        ("generate", "generated", "generating", "generates"),
+        ("embed", "embedded", "embedding", "embeddings"),
+        ("policy", "policies"),
+        ("apply", "applied", "applies", "applying"),
+        ("bias", "biases"),
+        ("approach", "approaches"),
+    ],
+)
+def test_inflections_share_a_stem(words):
+    assert len({stem_word(w) for w in words}) == 1
+
+
+@pytest.mark.parametrize("word", ["loss", "corpus", "analysis", "string", "need", "proceed", "is"])
+def test_words_that_only_look_inflected_are_kept(word):
+    assert stem_word(word) == word

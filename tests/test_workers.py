@@ -1,0 +1,83 @@
+"""Forked workers: results in input order, errors and crashes brought back, workers that die when told to."""
+
+from __future__ import annotations
+
+import os
+import signal
+
+import pytest
+
+from papersite import workers
+from papersite.errors import Problem, SiteError
+
+pytestmark = pytest.mark.skipif(not workers.can_fork(), reason="workers are forked only where fork is safe")
+
+
+def sigterm_action(_item=None):
+    return signal.getsignal(signal.SIGTERM)
+
+
+@pytest.fixture
+def raising_sigterm():
+    """The dev server's handler: SIGTERM raises KeyboardInterrupt in the process that gets it."""
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    yield
+    signal.signal(signal.SIGTERM, previous)
+
+
+def test_workers_die_of_sigterm_whatever_the_parent_handles(raising_sigterm):
+    # The build stops a worker with SIGTERM; a handler inherited from the dev server once left a
+    # worker waiting on a lock, and the server waiting for it.
+    assert workers.ordered_map(sigterm_action, list(range(8)), jobs=2, min_items=2) == [signal.SIG_DFL] * 8
+
+
+def test_a_background_worker_dies_of_sigterm_whatever_the_parent_handles(raising_sigterm):
+    assert workers.Background(sigterm_action, jobs=2).result() == signal.SIG_DFL
+
+
+def test_results_come_back_in_input_order_from_other_processes():
+    items = list(range(500))
+    assert workers.ordered_map(lambda n: n * n, items, jobs=2) == [n * n for n in items]
+    pids = set(workers.ordered_map(lambda n: os.getpid(), items, jobs=2))
+    assert len(pids) == 2 and os.getpid() not in pids
+
+
+def test_setup_runs_once_per_process_and_progress_hears_every_item():
+    heard = []
+    made = workers.ordered_map(lambda state, n: (state, n), list(range(300)), jobs=2, setup=os.getpid, on_progress=heard.append)
+    assert [n for _, n in made] == list(range(300))
+    assert len({state for state, _ in made}) == 2
+    assert sum(heard) == 300
+    assert workers.ordered_map(lambda state, n: state, [1, 2, 3], jobs=1, setup=os.getpid) == [os.getpid()] * 3
+
+
+def failing(n: int) -> int:
+    if n == 250:
+        raise SiteError([Problem("content/papers/x.md", 3, "a bad page")])
+    return n
+
+
+def test_a_site_error_in_a_worker_keeps_its_problems():
+    with pytest.raises(SiteError) as caught:
+        workers.ordered_map(failing, list(range(400)), jobs=2)
+    assert [str(p) for p in caught.value.problems] == ["content/papers/x.md:3: a bad page"]
+    with pytest.raises(SiteError):
+        workers.Background(lambda: failing(250), jobs=2).result()
+
+
+def test_a_crash_in_a_worker_comes_back_with_its_traceback():
+    with pytest.raises(RuntimeError, match="ZeroDivisionError"):
+        workers.ordered_map(lambda n: 1 // (n - 321), list(range(400)), jobs=2)
+    with pytest.raises(RuntimeError, match="a build worker died"):
+        workers.Background(lambda: os._exit(3), jobs=2).result()
+
+
+def test_a_cancelled_background_worker_is_gone():
+    job = workers.Background(lambda: signal.pause(), jobs=2)
+    pid = job.child[0]
+    job.cancel()
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)
