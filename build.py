@@ -6,14 +6,14 @@ import os
 import sys
 
 # One BLAS thread per process, before numpy is first imported: the build spreads its work over
-# processes, and an OpenBLAS thread pool beside them only takes memory (~80 MB) and, on a busy
-# machine, spins (it made the topic map's SVD 50x slower). The build also limits BLAS to one
-# thread itself, for the order of its sums (pipeline.build).
+# processes, and an OpenBLAS thread pool beside them only takes memory and, on a busy machine,
+# spins (bench/README.md). The build also limits BLAS to one thread itself, for the order of
+# its sums (pipeline.build).
 for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(name, "1")
 
-# Importing numpy, SciPy and Jinja makes hundreds of thousands of objects and few cycles: without
-# the collector running meanwhile, start-up is ~40 ms shorter.
+# Importing numpy, SciPy and Jinja makes hundreds of thousands of objects and few cycles: no
+# point collecting while they arrive.
 gc.disable()
 from papersite.cli import main  # noqa: E402
 
@@ -21,8 +21,8 @@ gc.enable()
 
 if __name__ == "__main__":
     code = main()
-    # Exit without freeing the build's objects one by one (a third of a second after a
-    # 5,000-paper build): every file is written and closed; only the console buffers are left.
+    # Exit without freeing the build's objects one by one (a large collection takes a while to
+    # free): every file is written and closed; only the console buffers are left.
     sys.stdout.flush()
     sys.stderr.flush()
     os._exit(code)

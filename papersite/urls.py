@@ -87,7 +87,7 @@ class Links:
 @lru_cache(maxsize=1 << 16)
 def _relpath(target: str, start: str) -> str:
     """posixpath.relpath for site paths, without its two os.getcwd() calls per link (a page
-    has ~80 links, a 5,000-paper site ~500,000). Paths with "..", or absolute ones, take
+    has dozens of links, a conference's site hundreds of thousands). Paths with "..", or absolute ones, take
     the general route."""
     if target.startswith("/") or start.startswith("/") or ".." in target or ".." in start:
         return posixpath.relpath(target, start)

@@ -35,9 +35,9 @@ SAMPLE = REPO / "tests" / "fixtures" / "ml-sample.jsonl"
 def fixed_code_version(monkeypatch):
     """One code version for the whole module: these tests are about the data in the cache, and a
     module edited while they run (in a shared working tree) must not turn every build cold."""
-    import papersite.pipeline as pipeline
+    import papersite.incremental.cache as build_cache
 
-    monkeypatch.setattr(pipeline, "code_version", lambda: CODE)
+    monkeypatch.setattr(build_cache, "code_version", lambda: CODE)
 
 
 CODE = code_version()
@@ -347,9 +347,9 @@ def test_a_corrupt_state_file_alone_does_not_skip_the_build(proj, tmp_path):
 
 def test_a_cache_from_another_code_version_is_ignored(proj, tmp_path, monkeypatch):
     first = build(options(proj))
-    import papersite.pipeline as pipeline
+    import papersite.incremental.cache as build_cache
 
-    monkeypatch.setattr(pipeline, "code_version", lambda: b"another version!")
+    monkeypatch.setattr(build_cache, "code_version", lambda: b"another version!")
     result = build(options(proj))
     assert result.rendered == first.pages and "another version" in result.cache_note
 

@@ -591,15 +591,15 @@ def test_overview_build_is_byte_identical(overview, sample_project, tmp_path):
 
 
 def test_an_incremental_build_moves_a_paper_to_its_new_topic_page(sample_project, tmp_path, monkeypatch):
-    """Topic pages are keyed on the map (tracking.py): after a paper changes its first topic the kept
-    and re-rendered pages together are what a clean build writes."""
+    """Topic pages are keyed on the map (their specs hold it): after a paper changes its first topic
+    the kept and re-rendered pages together are what a clean build writes."""
     import shutil
 
-    import papersite.pipeline as pipeline
+    import papersite.incremental.cache as build_cache
     from papersite.pipeline import BuildOptions, build
 
-    code = pipeline.code_version()
-    monkeypatch.setattr(pipeline, "code_version", lambda: code)   # another module edited meanwhile must not turn the build cold
+    code = build_cache.code_version()
+    monkeypatch.setattr(build_cache, "code_version", lambda: code)   # another module edited meanwhile must not turn the build cold
     monkeypatch.setattr(topicmap, "MAP_PAGE_POINTS", SMALL_CAP)
     root = tmp_path / "proj"
     shutil.copytree(sample_project / "content", root / "content")

@@ -103,7 +103,7 @@ class DevServer:
         finally:
             # What a build leaves (the cache held warm, the site) lives until the next one: out of
             # the collector's reach, no full collection walks those millions of objects while the
-            # next save is being built (~0.3 s of it). Garbage among them is still freed by
+            # next save is being built (bench/README.md). Garbage among them is still freed by
             # reference counting; cycles wait for `collect_when_idle`.
             gc.freeze()
             self.last_build, self.garbage_due = time.monotonic(), True

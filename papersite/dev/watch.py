@@ -1,7 +1,7 @@
 """What the dev server watches: snapshots of the input files, and a signal when they may have changed.
 
 On Linux the signal is inotify (through libc: no dependency), so an edit wakes the watcher at
-once and an idle server costs no CPU; a 5,000-paper content directory took ~30% of a core to
+once and an idle server costs no CPU; polling a conference-sized content directory took a good share of a core to
 poll five times a second. Elsewhere, or when inotify cannot be had (its watch limit reached),
 the watcher polls. Either way the snapshot decides: the signal only says when to take one.
 """

@@ -21,8 +21,8 @@ SHARED_TERM_LIMIT = 3
 DECIMALS = 4
 # Twice the largest change rounding to DECIMALS can make, with room for float32 error.
 CANDIDATE_MARGIN = 2e-4
-# Cells of the dense similarity block scored at once: bounds memory (~32 MB of
-# float64) whatever the corpus size, while keeping the blocks large for speed.
+# Cells of the dense similarity block scored at once: bounds memory (32 MB of float64)
+# whatever the corpus size, while keeping the blocks large for speed.
 BLOCK_CELLS = 1 << 22
 # SciPy's sparse product releases the GIL, so row blocks run in parallel threads.
 WORKERS = min(4, os.cpu_count() or 1)

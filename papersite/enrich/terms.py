@@ -215,7 +215,7 @@ STOP_STEMS = frozenset(stem_word(word) for word in STOP_WORDS)
 
 def key_words(words: Sequence[str], known: dict[str, str]) -> tuple[dict[str, str | None], dict[str, str]]:
     """The grouping key of each distinct word (None for stop words), and the stem of each word:
-    stems `known` from the previous build are looked up, so a build stems a few new words, not 35,000."""
+    stems `known` from the previous build are looked up, so an edit stems a few new words, not the vocabulary."""
     stems = {word: known[word] if word in known else stem_word(word) for word in words}
     keys = {word: None if word in STOP_WORDS or stem in STOP_STEMS else stem for word, stem in stems.items()}
     return keys, stems
@@ -251,7 +251,7 @@ def count_words(texts: Sequence[str], previous: WordCounts) -> WordCounts:
     row_of = {d: row for row, d in enumerate(previous.digests)}
     source = np.fromiter((row_of.get(d, -1) for d in digests), dtype=np.int64, count=len(digests))
     kept, fresh = np.flatnonzero(source >= 0), np.flatnonzero(source < 0)
-    # Word by word in numpy, not in Python: a cold build counts ~750,000 words.
+    # Word by word in numpy, not in Python: a cold build counts every word of every abstract.
     fresh_words = [text_words(texts[i]) for i in fresh.tolist()]
     flat = list(itertools.chain.from_iterable(fresh_words))
 

@@ -30,7 +30,7 @@ from .inputs import file_identity
 
 FORMAT = 4
 MAGIC = b"papersite-cache\n"
-# A file's seal: the CRC-32 of its payload (corruption and truncation; ~5x faster than a
+# A file's seal: the CRC-32 of its payload (corruption and truncation; much faster than a
 # cryptographic digest over tens of megabytes, and nothing here is adversarial), then random
 # bytes that name this very write (a delta file names the main file it extends).
 SEAL_SIZE = 16
@@ -227,7 +227,7 @@ def decode(blob: bytes, code: bytes) -> tuple[dict | None, str | None]:
     if zlib.crc32(payload).to_bytes(4, "big") != blob[len(MAGIC) + 4:len(MAGIC) + 8]:
         return None, "checksum mismatch (corrupt or truncated)"
     enabled = gc.isenabled()
-    gc.disable()  # unpickling ~100,000 objects: no point scanning them for cycles as they arrive
+    gc.disable()  # unpickling a build's objects: no point scanning them for cycles as they arrive
     try:
         data = pickle.loads(payload)
     except Exception:  # a checksum-valid file from a build with other classes: not ours to trust

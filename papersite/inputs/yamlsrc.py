@@ -46,7 +46,7 @@ class Located:
 def parse_yaml(text: str, path: str, first_line: int = 1) -> Located:
     """Parse one YAML document; syntax errors and duplicate keys become SiteError at their line.
 
-    libyaml (6x faster, which matters at 5,000 pages) reads the text first; anything it
+    libyaml (several times faster, which matters at conference scale) reads the text first; anything it
     rejects is read again by the pure-Python loader, whose messages and lines are the ones
     reported (tests/test_scale.py checks that both agree on every shipped and fixture file).
     """

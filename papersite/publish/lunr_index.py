@@ -109,8 +109,8 @@ TOKEN_RE = re.compile("[^ \t\n\r\f\v\xa0-]+")  # a token between lunr.tokenizer'
 class MemoBuilder(Builder):
     """lunr's Builder with the per-token work done once per distinct token.
 
-    A corpus repeats its vocabulary: 5,876 abstracts have ~700,000 tokens but ~57,000 distinct
-    ones (~35,000 distinct words), and running the pipeline (mostly the Porter stemmer) per
+    A corpus repeats its vocabulary: it has a dozen times more tokens than distinct ones (the
+    counts for the real corpus are in bench/README.md), and running the pipeline (mostly the Porter stemmer) per
     token is most of a plain build. Pipeline functions are pure functions of the token text, so
     their results are cached. Everything else - postings, field lengths, the BM25 weights and
     their rounding - is computed exactly as `Builder` does, so the index is the same;
@@ -177,7 +177,7 @@ class MemoBuilder(Builder):
 
     def _document_counts(self, values: tuple) -> tuple[dict[str, int], ...]:
         """Each field's term counts, kept by the document's text for the next build (`counted`), so
-        an edit runs the pipeline over the edited papers alone (plain dicts: a Counter unpickles ~10x slower)."""
+        an edit runs the pipeline over the edited papers alone (plain dicts: a Counter unpickles far slower)."""
         if not all(isinstance(value, str) for value in values):
             return tuple(self._field_counts(name, value) for name, value in zip(self._fields, values))
         key = text_digest(*self._fields, *values)

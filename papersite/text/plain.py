@@ -50,8 +50,8 @@ def _hide_math(text: str) -> tuple[str, list[str]]:
 
 
 def _flatten_inline(text: str, depth: int) -> str:
-    # A hand-rolled re.sub: an alternation tried at every position costs ~60 µs
-    # per abstract, while searching for the trigger characters first costs ~5.
+    # A hand-rolled re.sub: an alternation tried at every position is an order of magnitude slower
+    # than searching for the trigger characters first (bench/README.md, "Measured choices").
     if depth > _MAX_INLINE_DEPTH:
         return text
     out: list[str] = []

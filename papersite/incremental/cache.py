@@ -1,0 +1,145 @@
+"""One build's use of the cache: the input digests, the previous build's states and output, and what this build keeps.
+
+The pipeline opens a `BuildCache`, asks it whether anything changed at all, hands each stage
+the state `previous(name)` gives, renders only the pages the previous output lacks
+(`render_pages`), writes through it, and saves the states the stages returned.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+
+from .. import workers
+from ..digests import digest, fingerprint
+from ..errors import Problem
+from ..output import write_site
+from .inputs import FileDigests, code_version, input_version, tree_version
+from .reuse import (PreviousOutput, Reused, content_digest, kept_pages, output_manifest, page_keys, record_pages,
+                    render_keyed, reuse_unchanged, split_for_writing)
+from .store import Store, default_cache_path, read_sealed, state_path, templates_path, worker_path
+
+
+@dataclass
+class WarmCache:
+    """The cache the last build in this process saved: the dev server's next build starts from it
+    instead of reading tens of megabytes back from disk."""
+
+    store: Store | None = None
+
+
+@dataclass
+class BuildCache:
+    out: Path
+    path: Path                    # the main cache file
+    inputs: list[Path]            # everything the build reads
+    base_url: str | None
+    clean: bool                   # ignore what is on disk (a fresh cache is still written)
+    code: bytes                   # the code version: a cache of other code is never used
+
+    def __post_init__(self) -> None:
+        self.last: dict = {} if self.clean else read_sealed(state_path(self.path), self.code)[0] or {}
+        self.files = FileDigests(self.last.get("files"))
+        self.version = input_version(self.inputs, self.base_url, self.code, self.files)
+        self.output = PreviousOutput(self.out, self.last.get("manifest"))
+        self.store = Store(self.path, self.code)
+        self.digests: dict[str, bytes] = {}   # of this build's output files
+        self.kept = 0                         # pages kept from the previous output
+
+    @classmethod
+    def for_output(cls, out: Path, cache_dir: Path | None, inputs: list[Path], base_url: str | None, clean: bool) -> "BuildCache":
+        out = out.absolute()
+        return cls(out, default_cache_path(out, cache_dir), inputs, base_url, clean, code_version())
+
+    # --- the previous build -------------------------------------------------------------
+
+    def unchanged(self) -> bool:
+        """True when no input changed since the last build and its output is intact: that output is this build's."""
+        manifest = self.last.get("manifest")
+        return self.last.get("input") == self.version and manifest is not None and self.output.holds_exactly(set(manifest))
+
+    def last_result(self) -> tuple[tuple[Problem, ...], tuple[Problem, ...], int, int]:
+        """(warnings, notes, pages, files) of the build whose output this is."""
+        last = self.last
+        return tuple(last.get("warnings", ())), tuple(last.get("notes", ())), last.get("page_count", 0), last.get("file_count", 0)
+
+    def load(self, warm: WarmCache | None) -> None:
+        """The previous build's states: the dev server's copy in memory when it is still what is on disk, else the files."""
+        kept = Store.reopen(warm.store, self.path, self.code) if warm is not None and warm.store is not None and not self.clean else None
+        self.store = kept or Store.open(self.path, self.code, read=not self.clean)
+
+    def previous(self, name: str):
+        """What a stage kept last time, to start from (None when there is nothing to trust)."""
+        return self.store.previous(name)
+
+    @property
+    def problem(self) -> str | None:
+        """Why the cache on disk was not used, when it was not."""
+        return self.store.problem
+
+    @property
+    def file_digests(self) -> dict[str, bytes]:
+        """The digest of every input file, by path, as this build read them."""
+        return self.files.done
+
+    @property
+    def templates_dir(self) -> Path | None:
+        return None if self.clean else templates_path(self.path)
+
+    @property
+    def worker_path(self) -> Path:
+        return worker_path(self.path)
+
+    # --- this build ---------------------------------------------------------------------
+
+    def render_pages(self, plan: Sequence, render: Callable, templates: Path, chrome, jobs: int,
+                     on_progress: Callable[[int], None]) -> tuple[dict, object]:
+        """{path: HTML} of every page of the plan, a page the previous output already holds as a Reused
+        marker instead (not rendered), and the page records for the next build.
+
+        A page's key is the code, the templates and the chrome (what every page shows), and its spec."""
+        shared = digest(self.code + tree_version(templates, files=self.files) + fingerprint(chrome))
+        paths = [spec.path for spec in plan]
+        keys = page_keys(plan, shared)
+        records = self.previous("pages")
+        kept = kept_pages(paths, keys, records, self.output)
+        todo = [spec for spec in plan if spec.path not in kept]
+        made = workers.ordered_map(partial(render_keyed, render), todo, jobs, on_progress=on_progress)
+        pages: dict = dict(kept)
+        for spec, (html, made_digest) in zip(todo, made):
+            pages[spec.path] = html
+            self.digests[spec.path] = made_digest
+        self.digests.update((path, found.digest) for path, found in kept.items())
+        self.kept = len(kept)
+        return {path: pages[path] for path in paths}, record_pages(paths, keys, self.digests, records)
+
+    def write(self, files: dict) -> None:
+        """Write the output beside `out` and swap it in, each file the previous output holds byte for
+        byte linked from it; nothing at all when the output already is exactly these files."""
+        self.digests.update((path, content_digest(value)) for path, value in files.items() if path not in self.digests)
+        files = reuse_unchanged(files, self.output, self.digests)
+        if all(isinstance(value, Reused) for value in files.values()) and self.output.holds_exactly(set(files)):
+            self.manifest = dict(self.output.manifest)
+            return
+        write, link = split_for_writing(files, self.out)
+        copied = write_site(self.out, write, [], reuse=link)
+        self.manifest = output_manifest(self.out, files, self.digests, self.output.manifest, copied)
+
+    def save(self, states: dict, warnings: tuple[Problem, ...], notes: tuple[Problem, ...], pages: int, files: int,
+             warm: WarmCache | None) -> None:
+        """Keep the stages' new states and what the next build checks first: the input version, the
+        output's manifest, this build's warnings."""
+        # An input edited while this build ran may or may not be in its output: record no input version then.
+        edited_meanwhile = input_version(self.inputs, self.base_url, self.code, FileDigests(self.files.seen)) != self.version
+        self.store.save(states, {"input": None if edited_meanwhile else self.version, "files": self.files.seen,
+                                 "manifest": self.manifest, "warnings": warnings, "notes": notes,
+                                 "page_count": pages, "file_count": files})
+        if warm is not None:
+            warm.store = self.store
+
+    def keep_warm(self, warm: WarmCache | None) -> None:
+        """After a build with nothing to do: the dev server's next build starts from the states in memory."""
+        if warm is not None and warm.store is None:
+            warm.store = Store.open(self.path, self.code)
