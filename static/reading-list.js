@@ -7,6 +7,11 @@
 //   page, and in other tabs (storage event), stays in sync.
 // - reading-list.html (#reading-list) lists the saved papers from the saved entries themselves (no
 //   fetch, so it works from file://), with remove buttons and BibTeX / Markdown export.
+// - BibTeX export gives the build's own entries, byte for byte as papers.bib has them: the first
+//   BibTeX export loads assets/search-bibtex.js (window.PAPERSITE_BIBTEX, slug -> entry; see
+//   papersite/publish/search.py) with a <script> element, as a fetch would fail under file://.
+//   A saved paper this build no longer has gets the entry saved from its page's Cite box, if it
+//   was saved there, or else a comment line saying it is gone.
 //
 // API: window.papersiteReadingList
 //   .toggleButton(slug, title, url, details?) -> a new <button>; `url` is the paper's path relative
@@ -48,7 +53,8 @@
       slug: slug, title: title, url: url, summary: text(entry.summary, 2000),
       authors: authors.map(function (a) { return a.slice(0, 300); }),
       venue: text(entry.venue, 200), year: text(entry.year, 10), permalink: safePermalink(entry.permalink),
-      // The paper page's own entry (papersite/bibtex.py, as in papers.bib), when saved from that page.
+      // The paper page's own entry (as in papers.bib), when saved from that page: the export's
+      // fallback once a later build no longer has the paper.
       bibtex: /^@[A-Za-z]+\{/.test(text(entry.bibtex, 20000)) ? text(entry.bibtex, 20000).trim() : ""
     };
   }
@@ -71,7 +77,7 @@
     var data;
     try { data = JSON.parse(localStorage.getItem(KEY) || "null"); } catch (e) { data = null; }
     var list = data && Array.isArray(data.papers) ? data.papers : [];
-    var seen = {};
+    var seen = Object.create(null);  // no inherited keys: a slug may be "constructor"
     var out = [];
     list.forEach(function (raw) {
       var entry = clean(raw);
@@ -115,7 +121,7 @@
 
   function changed() {
     var list = entries();
-    var saved = {};
+    var saved = Object.create(null);
     list.forEach(function (e) { saved[e.slug] = true; });
     Array.prototype.forEach.call(doc.querySelectorAll(".save-toggle[data-slug]"), function (button) {
       button.setAttribute("aria-pressed", saved[button.getAttribute("data-slug")] ? "true" : "false");
@@ -185,32 +191,42 @@
     return entry.permalink || new URL(entry.url, rootURL).href;
   }
 
-  var TEX = { "\\": "\\textbackslash{}", "{": "\\{", "}": "\\}", "&": "\\&", "%": "\\%", "$": "\\$",
-              "#": "\\#", "_": "\\_", "~": "\\textasciitilde{}", "^": "\\textasciicircum{}" };
+  // The build's entries (assets/search-bibtex.js): null until loaded; state "idle", "loading",
+  // "ready" or "failed".
+  var BUILD_BIBTEX = "assets/search-bibtex.js";
+  var built = null;
+  var builtState = "idle";
 
-  function tex(value) {
-    return value.replace(/[\\{}&%$#_~^]/g, function (ch) { return TEX[ch]; }).replace(/\s+/g, " ").trim();
+  function loadBuilt(done) {
+    builtState = "loading";
+    var script = doc.createElement("script");
+    script.src = rootPrefix + BUILD_BIBTEX;
+    script.async = true;
+    script.onload = function () {
+      var data = window.PAPERSITE_BIBTEX;
+      built = data && typeof data === "object" ? data : null;
+      builtState = built ? "ready" : "failed";
+      done();
+    };
+    script.onerror = function () {
+      builtState = "failed";
+      done();
+    };
+    doc.head.appendChild(script);
   }
 
+  // BibTeX reads an entry wherever it meets "@", comments included (papers.bib's header drops it too).
+  function commentText(value) {
+    return value.replace(/@/g, " ").replace(/\s+/g, " ").trim();
+  }
+
+  // Joined as papers.bib joins its entries: each ends with a newline, a blank line between them.
   function bibtex(list) {
-    var used = {};
     return list.map(function (e) {
+      // Own properties only: a slug read back from storage may be "constructor".
+      if (Object.prototype.hasOwnProperty.call(built, e.slug) && typeof built[e.slug] === "string") return built[e.slug];
       if (e.bibtex) return e.bibtex + "\n";
-      // The key papersite/bibtex.py gives the same paper: <slug><year>.
-      var key = (e.slug + (/^\d{4}$/.test(e.year) ? e.year : "")).replace(/[^A-Za-z0-9_:-]/g, "-") || "paper";
-      var base = key;
-      for (var n = 2; used[key]; n++) key = base + "-" + n;
-      used[key] = true;
-      var fields = [["title", "{" + tex(e.title) + "}"]];
-      if (e.authors.length) fields.push(["author", e.authors.map(tex).join(" and ")]);
-      if (e.venue) fields.push(["booktitle", tex(e.venue)]);
-      if (/^\d{4}$/.test(e.year)) fields.push(["year", e.year]);
-      var url = absoluteURL(e);
-      // Verbatim (the url package reads it raw); only characters that would end the field are encoded.
-      if (/^https?:/.test(url)) fields.push(["url", url.replace(/[{}\\\s]/g, function (ch) { return encodeURIComponent(ch); })]);
-      return "@inproceedings{" + key + ",\n" + fields.map(function (f) {
-        return "  " + f[0] + " = {" + f[1] + "}";
-      }).join(",\n") + "\n}\n";
+      return "% \"" + commentText(e.title) + "\" is no longer on this site.\n";
     }).join("\n");
   }
 
@@ -263,6 +279,7 @@
     var formatButtons = exportBox.querySelectorAll("[data-export]");
     var format = null;
     var blobURL = null;
+    var problem = null;
     container.hidden = false;
 
     if (!available) {
@@ -270,10 +287,32 @@
       return;
     }
 
+    // A message in the export box, created on first need (role=alert: announced as it appears).
+    function showProblem(message) {
+      if (!problem && !message) return;
+      if (!problem) {
+        problem = element("p", "notice export-problem");
+        problem.setAttribute("role", "alert");
+        exportBox.insertBefore(problem, output);
+      }
+      problem.textContent = message;
+      problem.hidden = !message;
+    }
+
     function showExport(list) {
       Array.prototype.forEach.call(formatButtons, function (b) {
         b.setAttribute("aria-pressed", b.getAttribute("data-export") === format ? "true" : "false");
       });
+      showProblem("");
+      if (format === "bibtex" && builtState !== "ready") {
+        output.hidden = true;
+        if (builtState === "failed") {
+          showProblem("BibTeX export is unavailable: the site's entries (" + BUILD_BIBTEX + ") could not be loaded. The Markdown export still works.");
+        } else if (builtState === "idle") {
+          loadBuilt(function () { if (format === "bibtex") showExport(entries()); });
+        }
+        return;
+      }
       if (!format) { output.hidden = true; return; }
       var spec = FORMATS[format];
       var content = spec.make(list);
@@ -363,7 +402,7 @@
 
   window.papersiteReadingList = {
     available: available, key: KEY, entries: entries, has: has, add: add, remove: remove,
-    onChange: onChange, toggleButton: toggleButton, bibtex: bibtex, markdown: markdown
+    onChange: onChange, toggleButton: toggleButton, markdown: markdown
   };
 
   setUpPageToggle();

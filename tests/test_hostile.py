@@ -265,7 +265,7 @@ def wait_for_results(page, selector: str, where: str) -> None:
         # Not wait_for_function: it evaluates a string, which the pages' CSP (rightly) refuses.
         page.wait_for_selector(selector, state="attached", timeout=5000)
     except Exception:
-        pytest.fail(f"{where}: no search results in {selector} within 5 s (is static/search.js in place?)")
+        pytest.fail(f"{where}: no search results in {selector} within 5 s (are static/search.js and search-core.js in place?)")
 
 
 @pytest.mark.browser

@@ -2,15 +2,26 @@
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 from pathlib import Path
 
 import pytest
 
-from conftest import axe_violations, build_args, make_project
+from conftest import axe_violations, build_args, make_project, paper_text
 
 FIRST, SECOND = "fastsverl", "aapt"
+
+# A title, authors and a body that exercise BibTeX escaping (the build's, which the export must give).
+TEX_PAPER = "quokka-escapes"
+TEX_PAPERS = {
+    f"{TEX_PAPER}.md": paper_text(
+        id="extra-0001", slug=TEX_PAPER,
+        title="'Quokka & co.: 50% faster #1 with ~tildes~, under_scores, {braces} and $\\alpha$ for Ünal'",
+        authors="[Ünal Ørsted, Jean-Luc d'Arc]", tags="[optimization]", body="Quokka training at 50% of the cost & more.",
+    ),
+}
 
 
 @pytest.fixture(scope="module")
@@ -23,8 +34,36 @@ def site(tmp_path_factory) -> Path:
     return root / "site"
 
 
+@pytest.fixture(scope="module")
+def tex_site(tmp_path_factory) -> Path:
+    """The shipped corpus plus TEX_PAPERS."""
+    from papersite.cli import main
+
+    root = make_project(tmp_path_factory.mktemp("reading-tex") / "shipped", TEX_PAPERS, copy_papers=True)
+    assert main(build_args(root)) == 0
+    return root / "site"
+
+
 def url_of(site: Path, path: str) -> str:
     return (site / path).as_uri()
+
+
+def papers_bib_entries(site: Path) -> dict[str, str]:
+    """papers.bib's entries by paper slug, each as the file has it, ending with its newline (the file
+    is a header comment line, then the entries with a blank line before each)."""
+    text = (site / "papers.bib").read_bytes().decode("utf-8")
+    header, body = text.split("\n\n", 1)
+    entries = [entry if entry.endswith("\n") else entry + "\n" for entry in body.split("\n\n")]
+    assert header.startswith(f"% {len(entries)} papers from ")
+    slugs = {p["bibtex_key"]: p["slug"] for p in json.loads((site / "papers.json").read_text(encoding="utf-8"))["papers"]}
+    return {slugs[re.match(r"@\w+\{([^,]+),", entry)[1]]: entry for entry in entries}
+
+
+def export_bibtex(page) -> str:
+    """Click BibTeX on reading-list.html and wait for the entries (loaded on the first export)."""
+    page.click("[data-export=bibtex]")
+    page.locator(".export-output").wait_for()
+    return page.input_value("#export-text")
 
 
 def clean(page) -> None:
@@ -56,18 +95,15 @@ def test_save_two_papers_reload_list_remove_and_export(site, page):
     assert items.nth(0).locator(".paper-card-title a").get_attribute("href") == f"papers/{FIRST}.html"
     assert "2 saved papers" in page.locator("#reading-list-status").inner_text()
 
-    # BibTeX: the textarea and the downloaded Blob hold the same entries, keyed as papers.bib keys them.
-    page.click("[data-export=bibtex]")
-    bibtex = page.input_value("#export-text")
-    assert re.findall(r"^@inproceedings\{(\w+),", bibtex, re.M) == [f"{FIRST}2025", f"{SECOND}2025"]
-    assert "Shapley" in bibtex
+    # BibTeX: the textarea and the downloaded Blob hold papers.bib's entries, joined as papers.bib joins them.
+    bibtex = export_bibtex(page)
+    entries = papers_bib_entries(site)
+    assert bibtex == entries[FIRST] + "\n" + entries[SECOND]
     with page.expect_download() as info:
         page.click("#export-download")
     download = info.value
     assert download.suggested_filename == "reading-list.bib"
     assert Path(download.path()).read_text(encoding="utf-8") == bibtex
-    papers_bib = (site / "papers.bib").read_text(encoding="utf-8")
-    assert bibtex.split("\n\n")[0].strip() in papers_bib
 
     page.click("[data-export=markdown]")
     markdown = page.input_value("#export-text")
@@ -125,6 +161,74 @@ def test_two_sites_do_not_share_a_list(site, page, tmp_path):
     page.goto(url_of(copy, f"papers/{FIRST}.html"))
     assert page.locator("button.save-toggle").get_attribute("aria-pressed") == "false"
     clean(page)
+
+
+def test_bibtex_export_is_the_builds_own_entries(tex_site, page):
+    """Saved from search results (which store no BibTeX) and from a paper page, in that order: the
+    export is those papers' entries in papers.bib, byte for byte, in list order."""
+    saved = []
+    for query in ("quokka", "shapley"):
+        page.goto(url_of(tex_site, "search.html") + "?q=" + query)
+        card = page.locator("#search-page-results > li.paper-card").first
+        card.locator(".paper-card-title a").wait_for()
+        saved.append(card.locator(".paper-card-title a").get_attribute("href").removeprefix("papers/").removesuffix(".html"))
+        card.locator("button.save-toggle").click()
+    assert saved == [TEX_PAPER, FIRST]
+    save(page, tex_site, SECOND)
+    saved.append(SECOND)
+
+    page.goto(url_of(tex_site, "reading-list.html"))
+    entries = papers_bib_entries(tex_site)
+    expected = "\n".join(entries[slug] for slug in saved)
+    assert "\\textbraceleft{}braces\\textbraceright{}" in expected and "Ünal Ørsted and Jean-Luc d'Arc" in expected
+    assert export_bibtex(page) == expected
+    with page.expect_download() as info:
+        page.click("#export-download")
+    assert Path(info.value.path()).read_bytes() == expected.encode("utf-8")
+    # Loaded once: toggling the format, or changing the list, adds no second script.
+    page.click("[data-export=markdown]")
+    page.click("#reading-list-items > li:first-child .remove-button")
+    assert export_bibtex(page) == entries[FIRST] + "\n" + entries[SECOND]
+    assert page.locator('script[src$="search-bibtex.js"]').count() == 1
+    clean(page)
+
+
+def test_bibtex_export_of_papers_the_build_no_longer_has(site, page):
+    """A saved paper missing from this build: the entry saved from its page, else a comment line."""
+    page.goto(url_of(site, "reading-list.html"))
+    page.evaluate("""() => {
+        const list = window.papersiteReadingList;
+        list.add({slug: "gone-from-page", title: "Gone", url: "papers/gone-from-page.html",
+                  bibtex: "@inproceedings{gone2024,\\n  title     = {Gone}\\n}\\n"});
+        list.add({slug: "fastsverl", title: "FastSVERL", url: "papers/fastsverl.html"});
+        list.add({slug: "gone", title: "Gone  @home\\nfor good", url: "papers/gone.html"});
+        list.add({slug: "constructor", title: "Not a paper", url: "papers/constructor.html"});
+    }""")
+    assert export_bibtex(page) == "\n".join([
+        "@inproceedings{gone2024,\n  title     = {Gone}\n}\n",
+        papers_bib_entries(site)[FIRST],
+        '% "Gone home for good" is no longer on this site.\n',
+        '% "Not a paper" is no longer on this site.\n',
+    ])
+    clean(page)
+
+
+def test_bibtex_export_without_the_entries_file_says_so(site, page, tmp_path):
+    copy = tmp_path / "copy"
+    shutil.copytree(site, copy)
+    (copy / "assets" / "search-bibtex.js").unlink()
+    save(page, copy, FIRST)
+    page.goto(url_of(copy, "reading-list.html"))
+    page.click("[data-export=bibtex]")
+    problem = page.locator("#reading-list-export .export-problem")
+    problem.wait_for()
+    assert "BibTeX export is unavailable" in problem.inner_text() and problem.get_attribute("role") == "alert"
+    assert page.locator(".export-output").is_hidden()
+    page.click("[data-export=markdown]")
+    assert problem.is_hidden() and page.input_value("#export-text").startswith("- [FastSVERL")
+    # The browser's own report of the missing file is the only console error.
+    assert [e for e in page.console_errors if not e.startswith("Failed to load resource")] == []
+    assert page.dialogs == []
 
 
 def test_toggle_api_for_search_results(site, page):
@@ -310,7 +414,7 @@ def test_axe_finds_no_violations_on_the_reading_pages(site, browser, scheme):
         save(page, site, FIRST)
         check(f"papers/{FIRST}.html (saved)")
         page.goto(url_of(site, "reading-list.html"))
-        page.click("[data-export=bibtex]")
+        export_bibtex(page)
         check("reading-list.html")
         page.goto(url_of(site, "tags/index.html"))
         page.keyboard.press("?")

@@ -1,6 +1,6 @@
 """Search, Python side and Python/JavaScript agreement (issue 3).
 
-The browser half (static/search.js) is checked here in Node over the same built files: the
+The browser half (static/search-core.js) is checked here in Node over the same built files: the
 stemmer port, the normalisation, the compact index expansion and the queries must give what
 lunr.py gives. The real-browser checks are in test_search_browser.py; speed and size at 5,000
 papers are in bench/search.py.
@@ -34,6 +34,7 @@ from papersite.cli import main
 NODE = shutil.which("node")
 needs_node = pytest.mark.skipif(NODE is None, reason="node is not installed")
 JS = REPO / "tests" / "js"
+CORE_JS = REPO / "static" / "search-core.js"  # the half of the browser's search that mirrors Python
 
 # Papers that exercise what the shipped corpus lacks: accents, -ay/-ey words, authors, markup.
 EXTRA_PAPERS = {
@@ -377,7 +378,7 @@ def test_stemmer_port_matches_lunr_py(tmp_path):
     words = stem_sample() + random_words(5000)
     assert sum(1 for w in words if re.search("[aeiou]y$", w)) > 200
     (tmp_path / "words.json").write_text(json.dumps({"stem": words}), encoding="utf-8")
-    got = node(JS / "words.js", REPO / "static" / "search.js", tmp_path / "words.json")["stem"]
+    got = node(JS / "words.js", CORE_JS, tmp_path / "words.json")["stem"]
     mismatches = [(w, porter_stemmer.stem(w), s) for w, s in zip(words, got) if porter_stemmer.stem(w) != s]
     assert mismatches == []
     assert dict(zip(words, got))["shapley"] == "shaplei"  # lunr.js 2.3.9's own stemmer says "shapley"
@@ -388,7 +389,7 @@ def test_normalisation_matches(tmp_path):
     texts = ["Rényi café", "Łukasz Ørsted Straße", "learner’s", "O(√K) — i.e. 1/2", "ﬁne ＡＢＣ x²", "İstanbul",
              "ΟΔΟΣ", "a\u00a0b\u2009c", "emoji 🙂 word", "x" * 100, "tab\tnew\nline", "<script>", "Title:Rényi +Café"]
     (tmp_path / "texts.json").write_text(json.dumps({"normalise": texts, "fold": texts}), encoding="utf-8")
-    got = node(JS / "words.js", REPO / "static" / "search.js", tmp_path / "texts.json")
+    got = node(JS / "words.js", CORE_JS, tmp_path / "texts.json")
     assert got["normalise"] == [lunr_index.normalise_words(t) for t in texts]
     assert got["fold"] == [lunr_index.fold(t) for t in texts]
 
@@ -397,7 +398,7 @@ def test_normalisation_matches(tmp_path):
 def test_stop_words_match(tmp_path):
     words = sorted(STOP_WORDS) + stem_sample()[:500]
     (tmp_path / "w.json").write_text(json.dumps({"stop": words}), encoding="utf-8")
-    got = node(JS / "words.js", REPO / "static" / "search.js", tmp_path / "w.json", REPO / "node_modules" / "lunr" / "lunr.js")
+    got = node(JS / "words.js", CORE_JS, tmp_path / "w.json", REPO / "node_modules" / "lunr" / "lunr.js")
     assert got["stop"] == [w in STOP_WORDS for w in words]
 
 
@@ -435,14 +436,15 @@ def test_queries_agree(site, index, tmp_path):
 @needs_node
 def test_search_js_uses_the_paths_in_urls(tmp_path):
     (tmp_path / "w.json").write_text("{}", encoding="utf-8")
-    script = "const {loadCore} = require(process.argv[1]); process.stdout.write(JSON.stringify(loadCore(process.argv[2]).PATHS));"
+    script = "const {loadApi} = require(process.argv[1]); process.stdout.write(JSON.stringify(loadApi(process.argv[2]).PATHS));"
     result = subprocess.run([NODE, "-e", script, str(JS / "load.js"), str(REPO / "static" / "search.js")],
                             capture_output=True, text=True, check=True)
-    assert json.loads(result.stdout) == {"lunr": urls.LUNR_JS, "index": urls.SEARCH_INDEX, "store": urls.SEARCH_STORE}
+    assert json.loads(result.stdout) == {"core": urls.asset_path(CORE_JS.name), "lunr": urls.LUNR_JS,
+                                         "index": urls.SEARCH_INDEX, "store": urls.SEARCH_STORE}
 
 
 def test_search_js_mirrors_the_python_constants():
-    source = (REPO / "static" / "search.js").read_text(encoding="utf-8")
+    source = CORE_JS.read_text(encoding="utf-8")
     assert "[" + lunr_index.SEPARATOR_CLASS + "]+" in source
     for name in ("PREFIX_BOOST", "EXACT_BOOST", "FUZZY_BOOST", "MAX_EXPANSIONS", "MIN_PREFIX", "MIN_FUZZY", "FEW_RESULTS",
                  "FORMAT", "MAX_WORD", "COMMON_SHARE", "COMMON_MIN"):

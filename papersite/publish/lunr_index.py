@@ -38,7 +38,7 @@ from ..digests import text_digest
 FIELDS = (("title", 10), ("tags", 5), ("authors", 3), ("body", 1))
 
 # ---------------------------------------------------------------------------------------------
-# Normalisation. Mirrored character for character in static/search.js (`normaliseWords`).
+# Normalisation. Mirrored character for character in static/search-core.js (`normaliseWords`).
 
 # Letters NFKD leaves alone but a reader types without the accent.
 LETTER_FOLDS = {"ß": "ss", "æ": "ae", "œ": "oe", "ø": "o", "ł": "l", "đ": "d", "ð": "d",

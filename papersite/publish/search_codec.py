@@ -74,7 +74,7 @@ BASE64_TO_DIGITS = bytes.maketrans(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopq
 
 
 def js_round3(x: float) -> float:
-    """What search.js computes for lunr's round(score, 3), with the same IEEE operations."""
+    """What search-core.js computes for lunr's round(score, 3), with the same IEEE operations."""
     return math.floor(x * 1000 + 0.5) / 1000
 
 
@@ -162,12 +162,12 @@ NEAR_HALF = 1e-6  # far wider than the rounding errors of x * 1000 + 0.5
 
 
 def browser_rounding_fixes(builder: MemoBuilder, fields, refs, postings, df) -> list[list]:
-    """[field, doc, term, weight] for every weight search.js's rounding would get wrong.
+    """[field, doc, term, weight] for every weight search-core.js's rounding would get wrong.
 
-    lunr rounds a weight with round(x, 3), correctly rounded; search.js with
+    lunr rounds a weight with round(x, 3), correctly rounded; search-core.js with
     floor(x * 1000 + 0.5) / 1000. They differ only when x * 1000 is within a rounding error of
     a half, so x is computed for every posting here (numpy, the same IEEE operations in the same
-    order as lunr's builder and search.js) and only those near a half are compared exactly.
+    order as lunr's builder and search-core.js) and only those near a half are compared exactly.
     """
     k1, b, n_docs = builder._k1, builder._b, builder.document_count
     idf = np.array([math.log(1 + abs((n_docs - n + 0.5) / (n + 0.5))) for n in df.tolist()], dtype=np.float64)

@@ -1,5 +1,5 @@
 // node tests/js/expand_index.js SITE_DIR
-// Prints the site's compact index expanded by search.js, i.e. what lunr.Index.load receives,
+// Prints the site's compact index expanded by search-core.js, i.e. what lunr.Index.load receives,
 // and what the loaded index serializes back to: {"expanded": ..., "loaded": ...}.
 "use strict";
 const { loadSite } = require("./load");

@@ -1,6 +1,6 @@
 // node tests/js/search_site.js SITE_DIR QUERIES_JSON
 // For each query prints what the site's search returns, as JSON:
-//   {"typed": {query: {refs, mode, fuzzy, error}},  -- search.js's as-you-type search
+//   {"typed": {query: {refs, mode, fuzzy, error}},  -- search-core.js's as-you-type search
 //    "lunr":  {query: {refs, error}}}                -- plain lunr Index.search on the same index
 "use strict";
 const fs = require("fs");

@@ -67,7 +67,7 @@ def front_decode(text: str) -> list[str]:
 
 
 def expand_index(encoded: dict) -> dict:
-    """The compact form back into `Index.serialize()` JSON; static/search.js `expandIndex` does the same."""
+    """The compact form back into `Index.serialize()` JSON; static/search-core.js `expandIndex` does the same."""
     if encoded.get("v") != FORMAT:
         raise ValueError(f"unknown search index format {encoded.get('v')!r}")
     fields, refs = encoded["fields"], encoded["refs"]
@@ -129,7 +129,7 @@ def expand_index(encoded: dict) -> dict:
 
 
 # ---------------------------------------------------------------------------------------------
-# The as-you-type query. static/search.js `runSearch` is the same algorithm, step for step.
+# The as-you-type query. static/search-core.js `runSearch` is the same algorithm, step for step.
 #
 # Each word becomes a group of index terms: its stem; for the last word, while it is being typed,
 # the terms it is a prefix of (the raw word and its stem as prefixes: a wildcard skips the
