@@ -15,7 +15,7 @@ the site with `python build.py build`, then measures and prints:
   expanded and loaded, store in), over HTTP (median of max(--runs, 5)) and from file://, and
   median / 95th percentile milliseconds over QUERIES (the search alone, and search + popup DOM);
 - Python/browser parity on the whole corpus: every distinct word stemmed by lunr.py and by
-  search.js, and QUERIES run by lunr.py and by lunr.js in Node over the built files.
+  search-core.js, and QUERIES run by lunr.py and by lunr.js in Node over the built files.
 """
 
 from __future__ import annotations
@@ -231,7 +231,7 @@ def parity(site: Path, index: Index, docs, work: Path) -> dict:
     words = sorted({w for doc in docs for key in ("title", "tags", "authors", "body") for w in lunr_index.normalise_words(doc[key])})
     words_file = work / "words.json"
     words_file.write_text(json.dumps({"stem": words}), encoding="utf-8")
-    js = json.loads(subprocess.run(["node", str(REPO / "tests" / "js" / "words.js"), str(site / "assets" / "search.js"), str(words_file)],
+    js = json.loads(subprocess.run(["node", str(REPO / "tests" / "js" / "words.js"), str(site / "assets" / "search-core.js"), str(words_file)],
                                    check=True, capture_output=True, text=True).stdout)["stem"]
     stem_mismatches = [w for w, s in zip(words, js) if porter_stemmer.stem(w) != s]
     queries_file = work / "queries.json"

@@ -5,7 +5,6 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cached_property
 
 from ..model import Paper, SiteConfig, Tag, Taxonomy
 from .texts import PaperText
@@ -43,13 +42,6 @@ class Site:
     config: SiteConfig
     papers: tuple[PaperPage, ...]
     tags: tuple[TagListing, ...]          # taxonomy order, every tag (empty ones too)
-
-    @cached_property
-    def tags_by_slug(self) -> dict[str, Tag]:
-        return {listing.tag.slug: listing.tag for listing in self.tags}
-
-    def tag(self, slug: str) -> Tag:
-        return self.tags_by_slug[slug]
 
     def tag_names(self) -> dict[str, str]:
         return {listing.tag.slug: listing.tag.name for listing in self.tags}

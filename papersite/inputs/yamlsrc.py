@@ -22,25 +22,22 @@ class Located:
     def line_of(self, node: yaml.Node | None) -> int:
         return self.first_line + (node.start_mark.line if node is not None else 0)
 
-    def key_node(self, key: str, within: yaml.Node | None = None) -> yaml.Node | None:
-        mapping = self.node if within is None else within
-        if isinstance(mapping, yaml.MappingNode):
-            for k, _ in mapping.value:
-                if k.value == key:
-                    return k
-        return None
-
-    def key_line(self, key: str, within: yaml.Node | None = None) -> int:
-        node = self.key_node(key, within)
-        return self.line_of(node if node is not None else (within or self.node))
-
-    def value_node(self, key: str, within: yaml.Node | None = None) -> yaml.Node | None:
+    def entry(self, key: str, within: yaml.Node | None = None) -> tuple[yaml.Node, yaml.Node] | None:
+        """The (key node, value node) pair of `key` in the mapping `within` (default: the document)."""
         mapping = self.node if within is None else within
         if isinstance(mapping, yaml.MappingNode):
             for k, v in mapping.value:
                 if k.value == key:
-                    return v
+                    return k, v
         return None
+
+    def key_line(self, key: str, within: yaml.Node | None = None) -> int:
+        found = self.entry(key, within)
+        return self.line_of(found[0] if found is not None else (within or self.node))
+
+    def value_node(self, key: str, within: yaml.Node | None = None) -> yaml.Node | None:
+        found = self.entry(key, within)
+        return found[1] if found is not None else None
 
 
 def parse_yaml(text: str, path: str, first_line: int = 1) -> Located:

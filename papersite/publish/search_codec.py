@@ -82,7 +82,7 @@ def encode_index(index: LazyIndex) -> dict:
     """The compact form of an index from `build_index` (whose builder has the term frequencies)."""
     builder = index.builder
     if any(attributes.get("boost", 1) != 1 for attributes in builder._documents.values()):
-        raise ValueError("search.js knows no document boosts")
+        raise ValueError("search-core.js knows no document boosts")
     fields, terms, refs = list(index.fields), index.terms, list(builder._documents)
     n_docs, n_terms = len(refs), len(terms)
     number = {term: i for i, term in enumerate(terms)}

@@ -114,13 +114,13 @@ def plan_home(site: Site, topic_map: TopicMap | None) -> list[PageSpec]:
 
 
 def plan_papers(site: Site, bibtex_keys: Mapping[str, str], related: Sequence[RelatedList]) -> list[PageSpec]:
+    names = site.tag_names()
     specs = []
     for item, links in zip(site.papers, related or [RelatedList()] * len(site.papers)):
         paper = item.paper
         crumbs: Crumbs = (("Home", urls.HOME),)
         if paper.tags:
-            first_tag = site.tag(paper.tags[0])
-            crumbs += ((first_tag.name, urls.tag_path(first_tag.slug)),)
+            crumbs += ((names[paper.tags[0]], urls.tag_path(paper.tags[0])),)
         specs.append(PageSpec(urls.paper_path(paper.slug), "paper", "paper.html", item.title_text, item.summary,
                               crumbs + ((item.title_text, None),),
                               {"item": item, "related": links, "bibtex_key": bibtex_keys[paper.slug]}))
