@@ -30,7 +30,8 @@ from papersite.text.mathtext import math_to_text
 from papersite.text.plain import flatten_markdown
 from papersite.text.markdown import MarkdownRenderer
 from papersite.inputs.files import decode_text
-from papersite.ingest.titles import derive_slug, derive_title, slugify
+from papersite.ingest.slugs import derive_slug, slugify
+from papersite.ingest.titles import derive_title
 from papersite.inputs.yamlsrc import parse_yaml
 
 FUZZ = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])

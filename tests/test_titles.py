@@ -1,4 +1,4 @@
-"""Tests for papersite.titles: the titles, names and slugs derived for the shipped seed
+"""Tests for papersite.ingest.titles and slugs: the titles, names and slugs derived for the shipped seed
 abstracts (an editorial table the rules must reproduce), the rules one by one, and
 properties that must hold for any text at all."""
 
@@ -14,16 +14,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from papersite.ingest.latex import latex_to_markdown
-from papersite.ingest.titles import (
-    DANGLING,
-    TITLE_MAX,
-    clean_text,
-    derive_slug,
-    derive_title,
-    method_name,
-    slugify,
-    unique_slug,
-)
+from papersite.ingest.slugs import derive_slug, slugify, unique_slug
+from papersite.ingest.title_cleaning import clean_text
+from papersite.ingest.title_vocabulary import DANGLING, TITLE_MAX
+from papersite.ingest.titles import derive_title, method_name
 
 ROOT = Path(__file__).resolve().parent.parent
 SEED_FILE = ROOT / "content" / "sources" / "neurips2025-abstracts.txt"

@@ -24,8 +24,9 @@ from ..model import Taxonomy
 from ..text.chars import UNPRINTABLE_RE
 from ..text.markdown import trim_url
 from .latex import latex_to_markdown
+from .slugs import derive_slug, unique_slug
 from .tagging import assign_tags
-from .titles import derive_slug, derive_title, method_name, unique_slug
+from .titles import derive_title, method_name
 
 HEADING_RE = re.compile(r"^(?P<venue>.*?[A-Za-z].*?)\s+(?P<year>(?:19|20)\d\d)\b")
 TRACK_RE = re.compile(r"^(?P<venue>[A-Za-z][\w-]*)\s+(?P<year>(?:19|20)\d\d)\b")
