@@ -1,4 +1,4 @@
-"""Stage 6: write the site beside the output directory, then swap it in atomically.
+"""Writing the site: beside the output directory, then swapped in atomically.
 
 A build killed at any moment leaves the previous output whole: nothing touches `out`
 until the new tree is complete, and the swap is one rename (renameat2 RENAME_EXCHANGE

@@ -7,10 +7,10 @@ Most inputs are excerpts copied verbatim from ../shared/data/neurips2025-abstrac
 
 from __future__ import annotations
 
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support.texts import latex_like
 
 from papersite.ingest.latex import latex_to_markdown
 from papersite.text.mathspans import find_math_spans
@@ -346,15 +346,6 @@ def test_markdown_already_in_openreview_abstracts_passes_through():
 
 # ---------------------------------------------------------------- properties
 
-LATEX_PIECES = st.sampled_from([
-    "$", "$$", "\\$", "\\(", "\\)", "\\[", "\\]", "{", "}", "\\", "\\\\", "~", "`", "``", "'", "''",
-    "--", "---", "-", "<!--", "-->", "\n", "\n\n", " ", "x", "é", "_", "*", "%", "#", "&", "^",
-    "\\emph{", "\\textbf{", "\\textit{", "\\texttt{", "\\cite{", "\\citep[", "]", "[", "\\url{",
-    "\\href{", "\\footnote{", "\\foo{", "\\bar", "\\sqrt{", "\\alpha", "\\times", "{\\em ", "{\\bf ",
-    "\\begin{itemize}", "\\item", "\\end{itemize}", "\\begin{equation}", "\\end{equation}",
-    "\\\"", "\\'", "\\~", "\\%", "\\_", "\\#", "\\&", "\\{", "\\}", "https://a.org/", "@", ",",
-])
-latex_like = st.one_of(st.text(), st.lists(LATEX_PIECES, max_size=40).map("".join))
 
 
 def math_spans(text: str) -> list[str]:

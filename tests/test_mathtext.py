@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 from hypothesis import given, settings
+from support.texts import latex_like
 
 from papersite.text.mathtext import math_to_text
-from test_latex import latex_like
 
 
 @pytest.mark.parametrize("latex, expected", [

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 from hypothesis import given, settings
+from support.texts import latex_like
 
 from papersite.ingest.latex import latex_to_markdown
 from papersite.text.plain import flatten_markdown
-from test_latex import latex_like
 
 
 def test_flatten_real_abstract_excerpt():

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+from hypothesis import strategies as st
+
 GRAPHS = "Graph neural networks aggregate messages from neighbouring nodes to learn node embeddings for link prediction."
 PROTEINS = "Protein folding predicts the three-dimensional structure of amino acid chains from their sequence."
 BANDITS = "Contextual bandits balance exploration and exploitation when choosing arms to minimise regret."
@@ -24,3 +26,15 @@ def corpus(size: int) -> list[str]:
         f"{TOPICS[i % len(TOPICS)]} {' '.join(pool[(i * 7 + j * 3) % len(pool)] for j in range(6))}"
         for i in range(size)
     ]
+
+
+# Text made of LaTeX's and Markdown's special pieces, for properties of the converters.
+LATEX_PIECES = st.sampled_from([
+    "$", "$$", "\\$", "\\(", "\\)", "\\[", "\\]", "{", "}", "\\", "\\\\", "~", "`", "``", "'", "''",
+    "--", "---", "-", "<!--", "-->", "\n", "\n\n", " ", "x", "é", "_", "*", "%", "#", "&", "^",
+    "\\emph{", "\\textbf{", "\\textit{", "\\texttt{", "\\cite{", "\\citep[", "]", "[", "\\url{",
+    "\\href{", "\\footnote{", "\\foo{", "\\bar", "\\sqrt{", "\\alpha", "\\times", "{\\em ", "{\\bf ",
+    "\\begin{itemize}", "\\item", "\\end{itemize}", "\\begin{equation}", "\\end{equation}",
+    "\\\"", "\\'", "\\~", "\\%", "\\_", "\\#", "\\&", "\\{", "\\}", "https://a.org/", "@", ",",
+])
+latex_like = st.one_of(st.text(), st.lists(LATEX_PIECES, max_size=40).map("".join))
