@@ -90,10 +90,14 @@ def build_once(root: Path, clean: bool, jobs: int | None) -> dict:
 
 
 def corpus_lines(n: int) -> list[str]:
+    """N records: evenly spread over the real corpus up to its size (every venue and year), the
+    corpus grown by bench/generate.py beyond it."""
     lines = [line for line in gzip.decompress(CORPUS.read_bytes()).decode("utf-8").split("\n") if line.strip()]
-    if n >= len(lines):
-        return lines
-    return [lines[i * len(lines) // n] for i in range(n)]   # evenly spread: every venue and year
+    if n <= len(lines):
+        return [lines[i * len(lines) // n] for i in range(n)]
+    from generate import generate
+
+    return [json.dumps(record, ensure_ascii=False) for record in generate(n)]
 
 
 def make_project(root: Path, n: int) -> tuple[Path, float]:

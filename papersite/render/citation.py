@@ -36,16 +36,15 @@ def highwire(chrome: Chrome, item: PaperPage, canonical: str | None) -> list[tup
 def jsonld(chrome: Chrome, item: PaperPage, canonical: str | None) -> dict:
     """schema.org ScholarlyArticle, for search engines and reference managers.
 
-    No `abstract`: the page shows it, and crawlers read it there; a copy here would only add
-    the abstract's weight to every paper page a second time."""
+    Nothing the page already says in a form these readers take: no `abstract` (the page shows
+    it), no `name` beside `headline`, no `inLanguage` (the page's lang), no `mainEntityOfPage`
+    beside `url`; each would be paid once per paper."""
     paper = item.paper
     data: dict = {
         "@context": "https://schema.org",
         "@type": "ScholarlyArticle",
-        "name": item.title_text,
         "headline": item.title_text,
         "datePublished": str(paper.year),
-        "inLanguage": chrome.config.language,
         "identifier": paper.id,
         "publication": {"@type": "PublicationEvent", "name": f"{paper.venue} {paper.year}"},
         "isPartOf": {"@type": "WebSite", "name": chrome.config.title},
@@ -56,6 +55,5 @@ def jsonld(chrome: Chrome, item: PaperPage, canonical: str | None) -> dict:
         data["keywords"] = [chrome.tag(t).name for t in paper.tags]
     if canonical:
         data["url"] = canonical
-        data["mainEntityOfPage"] = canonical
         data["isPartOf"]["url"] = chrome.config.base_url
     return data

@@ -58,6 +58,8 @@ def make_environment(templates_dir: Path, bytecode_dir: Path | None = None) -> j
         keep_trailing_newline=True,
         auto_reload=False,  # one environment per build: no need to stat every template for every page
     )
+    # Compact JSON (JSON-LD): every paper page carries some.
+    env.policies["json.dumps_kwargs"] = {"sort_keys": True, "separators": (",", ":")}
     env.globals["urls"] = urls
     env.globals["cite"] = citation
     env.tests["safe_url"] = is_safe_url
