@@ -181,15 +181,22 @@ def test_interrupted_fallback_swap_is_put_back(tmp_path, monkeypatch):
     """Without renameat2 the swap is two renames; a kill between them leaves `.site.old-*` and no
     site. The previous output must come back, even if the next build then fails."""
     out = tmp_path / "site"
-    output.write_site(out, {"index.html": "previous"}, [])
+    write_site(out, {"index.html": "previous"})
     out.rename(tmp_path / ".site.old-4242")        # what a kill between the two renames leaves
     output.check_output_target(out, [])            # every build starts with this check
     assert (out / "index.html").read_text() == "previous"
     assert temps(tmp_path) == []
     monkeypatch.setattr(output, "exchange", lambda a, b: False)
-    output.write_site(out, {"index.html": "next"}, [])
+    write_site(out, {"index.html": "next"})
     assert (out / "index.html").read_text() == "next"
     assert temps(tmp_path) == []
+
+
+def write_site(out: Path, files: dict[str, str]) -> None:
+    with output.Staging(out) as staging:
+        for name, text in files.items():
+            staging.write(name, text)
+        staging.commit()
 
 
 # --- --out refusals ------------------------------------------------------------------------

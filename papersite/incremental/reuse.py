@@ -11,15 +11,14 @@ A page is kept only when both hold:
    content digest, inode, size and modification time; a file that was edited, replaced or
    deleted since does not match and is made again.
 
-Kept files are hard-linked (copied where links are not possible) from the previous output into
-the new tree, which is still swapped in whole. When every file would be kept and the output holds
-nothing else, nothing is written at all.
+Kept pages are hard-linked (copied where links are not possible) from the previous output into
+the new tree, which is still swapped in whole.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from .. import urls
@@ -131,45 +130,18 @@ def record_pages(paths: Sequence[str], keys: Sequence[bytes | None], digests: Ma
     return records
 
 
-def reuse_unchanged(files: dict, output: PreviousOutput, digests: dict[str, bytes]) -> dict:
-    """`files` with each file that the previous output holds byte for byte replaced by its Reused marker."""
-    kept = {}
-    for path, value in files.items():
-        found = output.on_disk(path) if not isinstance(value, Reused) else value
-        kept[path] = found if found is not None and found.digest == digests[path] else value
-    return kept
-
-
-def render_keyed(render: Callable[[object], str], item) -> tuple[str, bytes]:
-    """What a worker sends back for one page: its HTML and the digest of its bytes."""
-    html = render(item)
-    return html, content_digest(html)
-
-
-def split_for_writing(files: Mapping, out: Path) -> tuple[dict, dict[str, str]]:
-    """(files to write, files to link from the previous output)."""
-    write, link = {}, {}
-    prefix = os.path.join(out, "")
-    for path, value in files.items():
-        if isinstance(value, Reused):
-            link[path] = prefix + path
-        else:
-            write[path] = value
-    return write, link
-
-
-def output_manifest(out: Path, files: Mapping, digests: Mapping[str, bytes], previous: Manifest,
-                    copied: set[str]) -> Manifest:
+def output_manifest(out: Path, digests: Mapping[str, bytes], previous: Manifest, linked: set[str]) -> Manifest:
     """What each output file is, for the next build to check its previous output against. A
     file linked from the previous output is the same inode: its `previous` entry still holds."""
     manifest: Manifest = {}
-    for path, value in files.items():
-        if isinstance(value, Reused) and path not in copied and path in previous:
+    prefix = os.path.join(out, "")
+    for path, file_digest in digests.items():
+        if path in linked and path in previous:
             manifest[path] = previous[path]
             continue
         try:
-            st = os.stat(out / path)
+            st = os.stat(prefix + path)
         except OSError:
             continue
-        manifest[path] = (digests[path], *stat_identity(st))
+        manifest[path] = (file_digest, *stat_identity(st))
     return manifest
