@@ -12,8 +12,10 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import errno
+import multiprocessing
 import os
 import shutil
+import sys
 from pathlib import Path
 
 from . import urls
@@ -48,6 +50,11 @@ def temp_siblings(out: Path) -> list[Path]:
     return sorted(out.parent.glob(f".{out.name}.tmp-*")) + sorted(out.parent.glob(f".{out.name}.old-*"))
 
 
+def trash_siblings(out: Path) -> list[Path]:
+    """Previous sites being deleted (`discard_tree`), or left half-deleted by a kill."""
+    return sorted(out.parent.glob(f".{out.name}.trash-*"))
+
+
 def restore_interrupted_swap(out: Path) -> None:
     """Where the kernel cannot exchange two directories, a build killed between its two renames
     leaves the previous site as `.out.old-*` and no `out`. That tree is complete: put it back."""
@@ -59,7 +66,7 @@ def restore_interrupted_swap(out: Path) -> None:
 def remove_stale_temps(out: Path) -> None:
     """Killed builds leave their half-written trees beside `out`; they are never the live site."""
     restore_interrupted_swap(out)
-    for path in temp_siblings(out):
+    for path in temp_siblings(out) + trash_siblings(out):
         shutil.rmtree(path, ignore_errors=True)
 
 
@@ -148,9 +155,35 @@ def swap_in(new: Path, out: Path) -> None:
         new.rename(out)
         return
     if exchange(new, out):
-        shutil.rmtree(new)  # `new` now holds the previous site
+        discard_tree(new, out)  # `new` now holds the previous site
         return
     old = out.with_name(f".{out.name}.old-{os.getpid()}")
     out.rename(old)
     new.rename(out)
-    shutil.rmtree(old)
+    discard_tree(old, out)
+
+
+def discard_tree(tree: Path, out: Path) -> None:
+    """Remove the previous site, once it is no longer the live one: renamed out of the way at once,
+    deleted by a process of its own where one can be forked (a large collection's tree takes
+    seconds to delete, which no build needs to wait for). A deletion cut short is finished by the
+    next build (`remove_stale_temps`)."""
+    trash = out.with_name(f".{out.name}.trash-{os.getpid()}-{os.urandom(4).hex()}")
+    tree.rename(trash)
+    if "fork" not in multiprocessing.get_all_start_methods() or sys.platform == "darwin":
+        shutil.rmtree(trash, ignore_errors=True)
+        return
+    child = os.fork()
+    if child == 0:   # the child forks the remover and leaves at once, so nobody has to reap it
+        try:
+            if os.fork() == 0:
+                # The remover holds none of the build's files open: a caller reading the build's
+                # output pipe sees it end with the build.
+                null = os.open(os.devnull, os.O_RDWR)
+                for fd in (0, 1, 2):
+                    os.dup2(null, fd)
+                os.closerange(3, 65536)
+                shutil.rmtree(trash, ignore_errors=True)
+        finally:
+            os._exit(0)
+    os.waitpid(child, 0)

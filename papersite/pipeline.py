@@ -94,7 +94,7 @@ def run_build(options: BuildOptions, progress: Progress, warm: WarmCache | None)
 
     progress.stage("reading content")
     with clock("content"):
-        papers, taxonomy, new["papers"] = load_content(options.content, report, cache.file_digests, cache.previous("papers"))
+        papers, taxonomy, new["papers"] = load_content(options.content, report, cache.file_digests, cache.previous("papers"), jobs)
     check_lunr_js(options, report)
     report.raise_errors()
     env = make_environment(options.templates, cache.templates_dir)

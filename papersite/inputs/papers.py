@@ -6,8 +6,10 @@ Every problem in every file goes into the caller's Report; the caller aborts onc
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import partial
 from pathlib import Path
 
+from .. import workers
 from ..digests import digest, fingerprint
 from ..errors import Report, SiteError
 from ..model import Paper, Taxonomy
@@ -28,12 +30,13 @@ PaperMemo = dict[bytes, Paper]
 
 
 def load_content(content_dir: Path, report: Report, digests: Mapping[str, bytes] | None = None,
-                 previous: PaperMemo | None = None) -> tuple[list[Paper], Taxonomy, PaperMemo]:
+                 previous: PaperMemo | None = None, jobs: int = 1) -> tuple[list[Paper], Taxonomy, PaperMemo]:
     """tags.yml and every paper, sorted; problems go into `report` (errors abort later, all at once).
 
     `digests` gives the digest of a file's bytes where the caller already knows it: a file whose
     path and bytes the `previous` build loaded, with the same taxonomy, gives the same Paper
-    without being read or parsed. The memo returned keeps the files that loaded without a problem.
+    without being read or parsed. The rest are parsed on `jobs` workers. The memo returned
+    keeps the files that loaded without a problem.
     """
     if not content_dir.is_dir():
         raise SiteError.at(str(content_dir), None, "content directory not found (pass --content DIR)")
@@ -42,29 +45,40 @@ def load_content(content_dir: Path, report: Report, digests: Mapping[str, bytes]
     previous = previous or {}
     digests = digests or {}
     memo: PaperMemo = {}
-    papers = []
+    found: list[Paper | None] = []
+    todo = []
     for path in find_paper_files(content_dir):
         name = str(path)
         key = paper_key(name, taxonomy_key, digests[name]) if name in digests else None
         paper = previous.get(key) if key is not None else None
         if paper is not None:
             memo[key] = paper
-            papers.append(paper)
-            continue
-        # Parsed from the bytes read now, kept under their digest (the file may have changed since it was digested).
-        data = path.read_bytes()
-        problems_before = len(report.errors) + len(report.warnings)
-        try:
-            paper = load_paper(path, taxonomy, report, data)
-        except SiteError as err:
-            report.absorb(err)
-            continue
-        if paper is not None:
-            papers.append(paper)
-            if len(report.errors) + len(report.warnings) == problems_before:
-                memo[paper_key(name, taxonomy_key, digest(data))] = paper
+        else:
+            todo.append((len(found), path))
+        found.append(paper)
+    parsed = workers.ordered_map(partial(parse_page_file, taxonomy), [path for _, path in todo], jobs)
+    for (i, path), (paper, problems, file_digest) in zip(todo, parsed):
+        report.errors.extend(problems.errors)
+        report.warnings.extend(problems.warnings)
+        found[i] = paper
+        if paper is not None and not problems.errors and not problems.warnings:
+            memo[paper_key(str(path), taxonomy_key, file_digest)] = paper
+    papers = [paper for paper in found if paper is not None]
     check_unique(papers, report)
     return sort_papers(papers), taxonomy, memo
+
+
+def parse_page_file(taxonomy: Taxonomy, path: Path) -> tuple[Paper | None, Report, bytes]:
+    """One page file, read now: its Paper (None when it has errors), its problems, and the digest
+    of the bytes read (the file may have changed since it was digested)."""
+    problems = Report()
+    data = path.read_bytes()
+    try:
+        paper = load_paper(path, taxonomy, problems, data)
+    except SiteError as err:
+        problems.absorb(err)
+        paper = None
+    return paper, problems, digest(data)
 
 
 def paper_key(name: str, taxonomy_key: bytes, file_digest: bytes) -> bytes:
