@@ -444,3 +444,22 @@ def test_after_an_edit_papers_json_encodes_only_the_edited_paper(proj, tmp_path,
     slug = re.search(r"^slug: (.+)$", paper.read_text(encoding="utf-8"), re.M).group(1)
     assert encoded.read_text(encoding="utf-8").split() == [slug]
     assert_same_as_clean(proj, tmp_path)
+
+
+def test_an_output_restored_from_a_ci_cache_is_kept_by_its_bytes(proj, tmp_path):
+    """actions/cache gives back the site and the cache at the same paths but as new files (other
+    inodes, times in whole seconds): pages are still kept when their bytes are what the cache recorded."""
+    build(options(proj))
+    saved = tmp_path / "saved"
+    shutil.copytree(proj, saved)
+    shutil.rmtree(proj)
+    shutil.copytree(saved, proj)   # new inodes, the same paths, as a restore gives
+    for path in (proj / "site").rglob("*"):
+        if path.is_file():
+            os.utime(path, ns=(0, path.stat().st_mtime_ns // 10**9 * 10**9))
+    result = build(options(proj))
+    assert result.rendered == 0 and result.reused == result.pages
+    edit(first_paper(proj), "\n---\n", "\n---\nAn edit after the restore.\n\n")
+    result = build(options(proj))
+    assert 0 < result.rendered < result.pages // 2
+    assert_same_as_clean(proj, tmp_path)

@@ -517,3 +517,14 @@ def test_workflow_installs_and_builds_as_the_readme_says_and_deploys_to_pages():
     assert f"--base-url \"${{{{ steps.{configure['id']}.outputs.base_url }}}}/\"" in build
     deploy = next(job for job in doc["jobs"].values() if any(s.get("uses", "").startswith("actions/deploy-pages") for s in job["steps"]))
     assert deploy["environment"]["name"] == "github-pages" and deploy.get("needs")
+
+
+def test_workflow_restores_the_last_site_and_build_cache_before_building():
+    doc = yaml.safe_load((REPO / ".github" / "workflows" / "pages.yml").read_text(encoding="utf-8"))
+    steps = next(job for job in doc["jobs"].values() if any("build.py" in s.get("run", "") for s in job["steps"]))["steps"]
+    cache = next(i for i, s in enumerate(steps) if s.get("uses", "").startswith("actions/cache@"))
+    build = next(i for i, s in enumerate(steps) if s.get("run", "").startswith(".venv/bin/python build.py"))
+    assert cache < build
+    paths = steps[cache]["with"]["path"].split()
+    assert set(paths) == {"site", ".papersite-cache"}   # the output the pages are kept from, and the cache beside it
+    assert "github.sha" in steps[cache]["with"]["key"] and steps[cache]["with"]["restore-keys"]

@@ -13,11 +13,12 @@ from functools import partial
 from pathlib import Path
 
 from .. import workers
-from ..digests import digest, fingerprint
+from ..digests import Fingerprints, digest, fingerprint
 from ..errors import Problem
 from ..output import Staging
 from .inputs import FileDigests, code_version, input_version, tree_version
-from .reuse import PageRecords, PreviousOutput, content_digest, kept_pages, output_manifest, page_keys, record_pages
+from .reuse import (PageRecords, PreviousOutput, content_digest, kept_pages, output_manifest, page_key, page_keys,
+                    record_pages)
 from .store import Store, default_cache_path, read_sealed, state_path, templates_path, worker_path
 
 
@@ -103,17 +104,21 @@ class BuildCache:
         A page's key is the code, the templates and the chrome (what every page shows), and its spec."""
         shared = digest(self.code + tree_version(templates, files=self.files) + fingerprint(chrome))
         paths = [spec.path for spec in plan]
-        keys = page_keys(plan, shared)
         records = self.previous("pages")
-        kept = kept_pages(paths, keys, records, self.output)
+        # With nothing to keep (a cold build), each page's key is taken by the worker rendering it.
+        keys = page_keys(plan, shared) if records else None
+        kept = kept_pages(paths, keys, records, self.output) if keys is not None else {}
         for path in kept:
             if not staging.link(path, self.output.prefix + path):
                 self.copied.add(path)
         todo = [spec for spec in plan if spec.path not in kept]
-        made = workers.ordered_map(partial(write_page, render, staging), todo, jobs, on_progress=on_progress)
-        self.digests.update(zip((spec.path for spec in todo), made))
+        made = workers.ordered_map(partial(write_page, render, staging, None if keys is not None else shared), todo, jobs,
+                                   setup=Fingerprints, on_progress=on_progress)
+        self.digests.update(zip((spec.path for spec in todo), (page_digest for page_digest, _ in made)))
         self.digests.update((path, found.digest) for path, found in kept.items())
         self.kept = kept
+        if keys is None:
+            keys = [key for _, key in made]
         return record_pages(paths, keys, self.digests, records)
 
     def write(self, staging: Staging, files: dict[str, str | bytes]) -> None:
@@ -129,7 +134,7 @@ class BuildCache:
     def commit(self, staging: Staging) -> None:
         """Swap the new output in; what each of its files is, for the next build to check."""
         staging.commit()
-        self.manifest = output_manifest(self.out, self.digests, self.output.manifest, set(self.kept) - self.copied)
+        self.manifest = output_manifest(self.out, self.digests, self.output.manifest, set(self.kept) - self.copied - self.output.moved)
 
     def save(self, states: dict, warnings: tuple[Problem, ...], notes: tuple[Problem, ...], pages: int, files: int,
              warm: WarmCache | None) -> None:
@@ -149,8 +154,10 @@ class BuildCache:
             warm.store = Store.open(self.path, self.code)
 
 
-def write_page(render: Callable, staging: Staging, spec) -> bytes:
-    """One page rendered and written (in a worker); the digest of its bytes."""
+def write_page(render: Callable, staging: Staging, shared: bytes | None, fingerprints: Fingerprints,
+               spec) -> tuple[bytes, bytes | None]:
+    """One page rendered and written (in a worker): the digest of its bytes, and its key when
+    `shared` asks for it."""
     html = render(spec)
     staging.write(spec.path, html)
-    return content_digest(html)
+    return content_digest(html), page_key(fingerprints, shared, spec) if shared is not None else None
