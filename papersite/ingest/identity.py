@@ -10,13 +10,10 @@ the abstract is the importer's guess, no identity.
 
 from __future__ import annotations
 
-import re
-import unicodedata
 from collections.abc import Iterable
 
 from ..inputs.links import Links, arxiv_id_of, doi_of, openreview_id_of
-
-NON_WORD_RE = re.compile(r"[\W_]+")
+from .slugs import ascii_words
 
 
 def identities(links: Links, title: str | None, authors: Iterable[str]) -> tuple[str, ...]:
@@ -29,17 +26,21 @@ def identities(links: Links, title: str | None, authors: Iterable[str]) -> tuple
             found.append(f"arxiv:{arxiv_id.lower()}")
         elif kind == "openreview" and (note := openreview_id_of(value)):
             found.append(f"openreview:{note}")
-    words = plain_words(title or "")
-    if words:
-        first = next(iter(authors), "")
-        found.append(f"title:{words}|{family_name(first)}")
+    key = title_key(title, authors)
+    if key:
+        found.append(f"title:{key}")
     return tuple(found)
+
+
+def title_key(title: str | None, authors: Iterable[str]) -> str | None:
+    """`words of the title|family name of the first author`, or None without a title."""
+    words = plain_words(title or "")
+    return f"{words}|{family_name(next(iter(authors), ''))}" if words else None
 
 
 def plain_words(text: str) -> str:
     """Lower-case ASCII words: `Über $\\ell_1$-*Sparse* Nets` and `uber ell 1 sparse nets` are the same."""
-    folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
-    return " ".join(NON_WORD_RE.sub(" ", folded.lower()).split())
+    return " ".join(ascii_words(text))
 
 
 def family_name(name: str) -> str:

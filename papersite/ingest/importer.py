@@ -21,7 +21,7 @@ from ..errors import Problem, Report
 from ..inputs.taxonomy import load_taxonomy
 from ..model import Taxonomy
 from ..text.markdown import trim_url
-from .identity import describe, identities, plain_words
+from .identity import describe, identities, title_key
 from .latex import latex_to_markdown
 from .pagetext import ExistingPage, scan_pages, signed_page
 from .records import Defaults, RawRecord
@@ -155,10 +155,10 @@ def make_id(record: RawRecord, ordinal: int, title: str | None) -> str:
     # A venue spelled out in full ("Proceedings of the 41st International Conference on ...") is cut short.
     prefix = ID_UNSAFE_RE.sub("", record.venue).lower()[:ID_VENUE_MAX] + str(record.year)
     suffix = ID_UNSAFE_RE.sub("-", record.source_id).strip("-") if record.source_id else ""
-    if not suffix and title:
+    key = title_key(title, record.authors)
+    if not suffix and key:
         # Not the position: another file of the same venue and year has its own first record.
-        first = record.authors[0] if record.authors else ""
-        suffix = "t" + digest(f"{plain_words(title)}|{plain_words(first)}".encode()).hex()[:10]
+        suffix = "t" + digest(key.encode()).hex()[:10]
     return f"{prefix}-{suffix or f'{ordinal:04d}'}"
 
 
