@@ -106,3 +106,16 @@ def test_records_without_an_id_of_their_own_never_take_another_papers(tmp_path, 
     assert "import: 1 added, 0 skipped" in result.out
     page = pages_by_title(root / "content")["An Oral Paper"]
     assert page["id"].startswith("neurips2025-t") and len(page["id"]) == len("neurips2025-t") + 10
+
+
+def test_two_records_that_each_match_one_page_update_it_once(imported, cli):
+    """One record has the page's id, another its title and first author; they share nothing with each other."""
+    content, source = imported
+    page = pages_by_title(content)["Graph Transformers for Molecules"]["path"]
+    write_jsonl(source, [
+        {**RECORDS[0], "title": "Graph Transformers, Renamed", "abstract": "The abstract by the page's id."},
+        {**RECORDS[0], "source_id": "elsewhere", "abstract": "The abstract by the page's title."},
+    ])
+    result = cli("import", source, "--content", content, "--update")
+    assert f"{source}:2: skipped: the same paper as line 1 ({page})" in result.out
+    assert read_page(page)[1] == "The abstract by the page's id."

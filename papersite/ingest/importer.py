@@ -104,6 +104,7 @@ def plan_import(records: list[RawRecord], papers_dir: Path, taxonomy: Taxonomy, 
     writes: list[tuple[Path, str]] = []
     seen_ids: dict[str, int] = {}
     seen: dict[str, int] = {}           # identity -> line of the record that had it first
+    claimed: dict[Path, int] = {}       # existing page -> line of the record it was matched to
     for ordinal, record in enumerate(records, start=1):
         title, title_warnings = latex_to_markdown(record.title) if record.title else (None, [])
         page_id = make_id(record, ordinal, title)
@@ -121,6 +122,13 @@ def plan_import(records: list[RawRecord], papers_dir: Path, taxonomy: Taxonomy, 
         match = by_id.get(page_id)
         shared = None if match is not None else next((key for key in keys if key in by_identity), None)
         match = match or (by_identity[shared] if shared else None)
+        if match is not None and match.path in claimed:
+            # Two records that share nothing with each other, but each something with one page.
+            summary.skipped.append(match.id)
+            summary.notes.append(Problem(shown, record.line, f"skipped: the same paper as line {claimed[match.path]} ({match.path})"))
+            continue
+        if match is not None:
+            claimed[match.path] = record.line
         if match is not None and mode == "new":
             summary.skipped.append(match.id)
             if shared:
