@@ -245,13 +245,13 @@ def test_cite_box_shows_the_same_entry_and_a_copy_button(published):
 
 
 PAPER_FIELDS = {"id", "slug", "title_markdown", "title_source", "venue", "year", "authors", "tags", "code",
-                "aliases", "path", "url", "abstract_markdown", "words", "bibtex_key"}
+                "aliases", "links", "path", "url", "abstract_markdown", "words", "bibtex_key"}
 
 
 def test_papers_json_lists_every_paper(published):
     raw = (published / urls.EXPORT_JSON).read_text(encoding="utf-8")
     doc = json.loads(raw)
-    assert doc["format"] == "papersite-papers/2"
+    assert doc["format"] == "papersite-papers/3"
     slugs = {p.stem for p in (REPO / "content" / "papers").glob("*.md")} | {"hostile-characters", "new-name"}
     assert {p["slug"] for p in doc["papers"]} == slugs
     keys = {key for _, key, _ in parse_bibtex((published / urls.BIBTEX).read_text(encoding="utf-8"))}
@@ -261,6 +261,7 @@ def test_papers_json_lists_every_paper(published):
         assert (published / paper["path"]).is_file()
         assert paper["bibtex_key"] in keys
         assert paper["title_markdown"] and paper["abstract_markdown"] and paper["year"] == 2025
+        assert paper["links"] == {}   # the shipped pages have none (tests/test_links.py has pages with links)
     renamed = next(p for p in doc["papers"] if p["slug"] == "new-name")
     assert renamed["aliases"] == ["old-name"]
     assert doc["site"]["base_url"] == BASE
@@ -361,7 +362,7 @@ def test_404_without_base_url_has_one_inline_script_allowed_by_its_hash(tmp_path
 
 def make_paper(slug: str, year: int = 2025, pid: str | None = None) -> Paper:
     return Paper(id=pid or slug, slug=slug, title="T", title_source="given", venue="V", year=year, tags=(),
-                 code=(), authors=(), aliases=(), body="B", path=f"{slug}.md", body_line=1)
+                 code=(), authors=(), aliases=(), links=(), body="B", path=f"{slug}.md", body_line=1)
 
 
 def test_bibtex_keys_are_stable_when_papers_are_added():

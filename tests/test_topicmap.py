@@ -114,7 +114,7 @@ def synthetic_pages(count: int, tags: tuple[str, ...]) -> list[PaperPage]:
         tag_list = (tags[i % len(tags)], tags[(i * 5 + 1) % len(tags)])
         paper = Paper(id=f"synthetic-{i:05d}", slug=f"synthetic-paper-number-{i:05d}", title=title, title_source="given",
                       venue="NeurIPS", year=2025, tags=tag_list, code=(), authors=("Ada Lovelace", "Alan Turing"),
-                      aliases=(), body=text, path=f"content/papers/p{i}.md", body_line=12)
+                      aliases=(), links=(), body=text, path=f"content/papers/p{i}.md", body_line=12)
         pages.append(PaperPage(paper=paper, title_html=title, title_text=title, abstract_html=f"<p>{text}</p>",
                                title_latex=title, text=text, summary=text[:240], words=40, reading_minutes=1,
                                prev_slug=None, next_slug=None))

@@ -5,6 +5,7 @@ Every problem in every file goes into the caller's Report; the caller aborts onc
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from functools import partial
 from pathlib import Path
@@ -15,6 +16,7 @@ from ..errors import Report, SiteError
 from ..model import Paper, Taxonomy
 from ..text.markdown import is_safe_url
 from .files import decode_text, read_text
+from .links import LINK_KINDS, Links, link_problem
 from .taxonomy import load_taxonomy
 from .values import SLUG_RE, describe, invisible_note, showable
 from .yamlsrc import Located, parse_yaml, unknown_key_message
@@ -22,7 +24,11 @@ from .yamlsrc import Located, parse_yaml, unknown_key_message
 TITLE_SOURCES = ("derived", "given", "edited")
 REQUIRED = ("id", "slug", "title", "venue", "year")
 LIST_KEYS = ("tags", "code", "authors", "aliases")
-ALLOWED_KEYS = ("id", "slug", "title", "title_source", "venue", "year", *LIST_KEYS)
+ALLOWED_KEYS = ("id", "slug", "title", "title_source", "venue", "year", *LIST_KEYS, "links", "import_digest")
+# What `import` writes last in a page's front matter: the digest of the page as it wrote it, so that
+# `import --update` can tell an untouched page from an edited one (ingest/pagetext.py). The build
+# only checks its form.
+IMPORT_DIGEST_RE = re.compile(r"[0-9a-f]{32}\Z")
 
 
 # Each page file's Paper, by the digest of its path, its bytes and the taxonomy it was checked against.
@@ -160,6 +166,10 @@ def validate_front_matter(doc: Located, taxonomy: Taxonomy, report: Report) -> d
     for link in lists["code"]:
         if not is_safe_url(link):
             report.warn(shown, doc.key_line("code"), f"'code' entry {link!r} is not a plain http(s) URL; shown as text, not linked")
+    digest = data.get("import_digest")
+    if "import_digest" in data and not (isinstance(digest, str) and IMPORT_DIGEST_RE.match(digest)):
+        fail("import_digest", f"must be the 32 hex digits `import` wrote, got {describe(digest)} "
+                              "(delete the line to keep `import --update` away from this page)")
     return {
         "id": str(data.get("id", "")).strip(),
         "slug": str(data.get("slug", "")),
@@ -169,6 +179,7 @@ def validate_front_matter(doc: Located, taxonomy: Taxonomy, report: Report) -> d
         "year": year if isinstance(year, int) else 0,
         **{key: tuple(values) for key, values in lists.items()},
         "authors": tuple(a for a in (showable(a).strip() for a in lists["authors"]) if a),
+        "links": validate_links(doc, report),
     }
 
 
@@ -180,6 +191,31 @@ def validate_string_list(doc: Located, key: str, report: Report) -> list[str]:
         report.error(doc.path, doc.key_line(key), f"'{key}' must be a list of text items, like [a, b], got {describe(value)}")
         return []
     return [v.strip() for v in value if v.strip()]
+
+
+def validate_links(doc: Located, report: Report) -> Links:
+    """`links: {doi: 10.5555/12345678, pdf: https://...}`: the five kinds, each a valid address, in LINK_KINDS order."""
+    value = doc.value.get("links")  # type: ignore[union-attr]
+    if value is None:
+        return ()
+    if not isinstance(value, dict):
+        report.error(doc.path, doc.key_line("links"),
+                     f"'links' must be a mapping like {{doi: 10.5555/12345678, pdf: https://...}}, got {describe(value)}")
+        return ()
+    node = doc.value_node("links")
+    found = {}
+    for kind, link in value.items():
+        line = doc.key_line(str(kind), node)
+        if kind not in LINK_KINDS:
+            report.error(doc.path, line, unknown_key_message(kind, LINK_KINDS, "links"))
+        elif not isinstance(link, str):
+            # An unquoted arXiv id reads as a number (2401.10 is 2401.1): the hint says what keeps it whole.
+            report.error(doc.path, line, f"'links.{kind}' must be text, got {describe(link)} (put it in quotes)")
+        elif (problem := link_problem(kind, link.strip())) is not None:
+            report.error(doc.path, line, f"'links.{kind}' {problem}")
+        else:
+            found[kind] = link.strip()
+    return tuple((kind, found[kind]) for kind in LINK_KINDS if kind in found)
 
 
 def check_unique(papers: list[Paper], report: Report) -> None:

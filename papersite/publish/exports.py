@@ -11,8 +11,9 @@ from ..enrich.bibtex import bibtex_entry, bibtex_file
 from ..enrich.listings import Site
 from ..model import Paper
 
-# /2: a paper's title and abstract are given once, as written (Markdown); /1 also gave them as plain text.
-EXPORT_FORMAT = "papersite-papers/2"
+# /3: each paper has `links` (pdf, doi, arxiv, openreview, url, as its front matter gives them; {} when
+# none). /2: a paper's title and abstract are given once, as written (Markdown); /1 also gave them as plain text.
+EXPORT_FORMAT = "papersite-papers/3"
 
 # Each paper's (BibTeX entry, papers.json line), by the fingerprint of what they are made from.
 RecordMemo = dict[bytes, tuple[str, bytes]]
@@ -84,6 +85,7 @@ def paper_json(paper: Paper, words: int, bibtex_key: str, base_url: str | None) 
         "tags": list(paper.tags),
         "code": list(paper.code),
         "aliases": list(paper.aliases),
+        "links": dict(paper.links),
         "path": path,
         "url": urls.absolute_url(base_url, path) if base_url else None,
         "abstract_markdown": paper.body,

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from ..enrich.bibtex import bibtex_entry
 from ..enrich.listings import PaperPage
+from ..inputs.links import arxiv_id_of, doi_of, same_as
 from .plan import Chrome
 
 
@@ -24,6 +25,13 @@ def highwire(chrome: Chrome, item: PaperPage, canonical: str | None) -> list[tup
     tags += [("citation_author", author) for author in paper.authors]
     tags.append(("citation_publication_date", str(paper.year)))
     tags.append(("citation_conference_title", paper.venue))
+    links = dict(paper.links)
+    if "pdf" in links:
+        tags.append(("citation_pdf_url", links["pdf"]))
+    if doi := doi_of(links.get("doi", "")):
+        tags.append(("citation_doi", doi))
+    if arxiv_id := arxiv_id_of(links.get("arxiv", "")):
+        tags.append(("citation_arxiv_id", arxiv_id))
     if canonical:
         # Scholar needs an absolute URL; without base_url there is none to give.
         tags.append(("citation_abstract_html_url", canonical))
@@ -53,6 +61,8 @@ def jsonld(chrome: Chrome, item: PaperPage, canonical: str | None) -> dict:
         data["author"] = [{"@type": "Person", "name": author} for author in paper.authors]
     if paper.tags:
         data["keywords"] = [chrome.tag(t).name for t in paper.tags]
+    if addresses := same_as(paper.links):
+        data["sameAs"] = addresses
     if canonical:
         data["url"] = canonical
         data["isPartOf"]["url"] = chrome.config.base_url

@@ -8,6 +8,7 @@ import jinja2
 
 from .. import urls
 from ..errors import Problem, SiteError
+from ..inputs import links
 from ..text.markdown import is_safe_url
 from . import citation
 from .plan import Chrome, PageSpec
@@ -62,6 +63,7 @@ def make_environment(templates_dir: Path, bytecode_dir: Path | None = None) -> j
     env.policies["json.dumps_kwargs"] = {"sort_keys": True, "separators": (",", ":")}
     env.globals["urls"] = urls
     env.globals["cite"] = citation
+    env.globals["links"] = links
     env.tests["safe_url"] = is_safe_url
     env.filters["display_url"] = display_url
     problems = []
