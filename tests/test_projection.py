@@ -118,9 +118,9 @@ def map_neighbours(points: list[tuple[float, float]], row: int, k: int) -> set[i
 def test_a_fresh_layout_is_deterministic_and_keeps_neighbourhoods(laid_out):
     points, state = laid_out
     again, state_again = projection.project_2d(weigh_terms(list(TEXTS))[0], list(IDS))
-    assert again == points and np.array_equal(state_again.points, state.points)
+    assert again == points and state_again == state
     assert all(0.0 <= v <= 1.0 and round(v, 4) == v for point in points for v in point)
-    assert state.laid_out == len(TEXTS) and state.moved == 0
+    assert state[projection.LAYOUT].laid_out == len(TEXTS) and state[projection.LAYOUT].moved == 0
     # Each paper's 5 most similar abstracts are among its 5 nearest points far more often than by chance (5/58).
     found = sum(len(text_neighbours(TEXTS, row, 5) & map_neighbours(points, row, 5)) for row in range(len(TEXTS)))
     assert found / (5 * len(TEXTS)) > 0.3
@@ -135,7 +135,7 @@ def test_editing_one_abstract_moves_no_other_paper(laid_out):
     texts[10] = TEXTS[40]          # rewritten as another paper's abstract: it moves to that paper's neighbours
     after, new_state = projection.project_2d(weigh_terms(texts)[0], IDS, state)
     assert [p for i, p in enumerate(after) if i != 10] == [p for i, p in enumerate(points) if i != 10]
-    assert after[10] != points[10] and new_state.moved == 1
+    assert after[10] != points[10] and new_state[projection.LAYOUT].moved == 1
     assert len(map_neighbours(after, 10, 10) & (text_neighbours(TEXTS, 40, 10) | {40})) >= 5
 
 
@@ -149,7 +149,7 @@ def test_an_added_paper_lands_among_its_nearest_neighbours(laid_out):
         texts, ids = [*TEXTS, TEXTS[base] + " A closing remark."], [*IDS, "added"]
         after, new_state = projection.project_2d(weigh_terms(texts)[0], ids, state)
         assert after[:len(TEXTS)] == points              # nobody else moves
-        assert new_state.laid_out == len(TEXTS) and new_state.moved == 1
+        assert new_state[projection.LAYOUT] == projection.Layout(new_state[projection.LAYOUT].texts, len(TEXTS), 1)
         found.append(len(map_neighbours(after, len(TEXTS), 10) & text_neighbours(texts, len(TEXTS), 10)))
     assert np.mean(found) >= np.mean(laid), (found, np.mean(laid))
 
@@ -169,6 +169,6 @@ def test_a_fresh_layout_once_enough_has_changed(laid_out):
     share = int(projection.FRESH_SHARE * len(TEXTS))
     few = [f"{text} Added again." for text in TEXTS[:share]]
     grown, grown_state = projection.project_2d(weigh_terms(TEXTS + few)[0], IDS + [f"grown-{i}" for i in range(share)], state)
-    assert grown[:len(TEXTS)] == points and grown_state.moved == share
-    one_more = projection.project_2d(weigh_terms(TEXTS + few + [TEXTS[3]])[0], [*grown_state.ids, "one-more"], grown_state)[1]
-    assert one_more.laid_out == len(TEXTS) + share + 1 and one_more.moved == 0
+    assert grown[:len(TEXTS)] == points and grown_state[projection.LAYOUT].moved == share
+    one_more = projection.project_2d(weigh_terms(TEXTS + few + [TEXTS[3]])[0], [*IDS, *(f"grown-{i}" for i in range(share)), "one-more"], grown_state)[1]
+    assert one_more[projection.LAYOUT].laid_out == len(TEXTS) + share + 1 and one_more[projection.LAYOUT].moved == 0

@@ -26,7 +26,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.sparse.linalg import LinearOperator, svds
 
-from ..digests import DIGEST_SIZE, digest
+from ..digests import digest
 from .terms import TermMatrix
 from .tsne import PLACE_K, top_k, tsne_layout, unit_square
 
@@ -45,35 +45,44 @@ DENSE_CELLS = 2_000_000
 NOISE_SINGULAR_VALUE = 1e-6
 
 
-@dataclass(frozen=True)
-class Projection:
-    """The points of one build and what placed them, for the next build."""
+# The state kept for the next build is a dict, so that an edit saves only the entries it changed:
+# each paper's (text digest, x, y) by its id, and under LAYOUT (an id has no control characters,
+# so no paper has this key) how the layout came about.
+LAYOUT = "\0layout"
+Projection = dict
 
-    texts: bytes                  # digest of every (id, text digest): unchanged means every point stays
-    ids: tuple[str, ...]
-    digests: bytes                # per paper, the digest of the text it was placed by, one after another
-    points: np.ndarray            # n × 2, on the unit square
-    laid_out: int = 0             # papers in the last fresh layout ...
-    moved: int = 0                # ... and papers placed or removed since
+
+@dataclass(frozen=True)
+class Layout:
+    texts: bytes        # digest of every (id, text digest): unchanged means every point stays
+    laid_out: int       # papers in the last fresh layout ...
+    moved: int = 0      # ... and papers placed or removed since
 
 
 def project_2d(terms: TermMatrix, ids: Sequence[str],
                previous: Projection | None = None) -> tuple[list[tuple[float, float]], Projection]:
     """A point in [0, 1]² per row of `terms` (the paper `ids[row]`): the `previous` build's points
     where they still hold, new papers placed among their neighbours, or a fresh layout."""
-    ids, digests = tuple(ids), b"".join(terms.digests)
+    ids = list(ids)
     # Ids hold no control characters (the content loader drops them), so NUL separates them.
-    texts = digest("\0".join(ids).encode("utf-8", "surrogatepass") + digests)
-    if previous is not None and previous.texts == texts:
-        return as_pairs(previous.points), previous
-    state = kept_layout(terms, ids, digests, texts, previous) if previous is not None else None
-    if state is None:
-        state = Projection(texts, ids, digests, fresh_layout(terms.vectors), laid_out=len(ids))
-    return as_pairs(state.points), state
-
-
-def as_pairs(points: np.ndarray) -> list[tuple[float, float]]:
-    return [(x, y) for x, y in points.tolist()]
+    texts = digest("\0".join(ids).encode("utf-8", "surrogatepass") + b"".join(terms.digests))
+    last = previous.get(LAYOUT) if previous else None
+    if last is not None and last.texts == texts:
+        return [previous[paper][1:] for paper in ids], previous
+    kept = kept_layout(terms, ids, previous, last) if last is not None else None
+    if kept is None:
+        points, layout = [(x, y) for x, y in fresh_layout(terms.vectors).tolist()], Layout(texts, len(ids))
+    else:
+        points, moved = kept
+        layout = Layout(texts, last.laid_out, last.moved + moved)
+    # An unchanged entry is the previous build's very object: the cache saves what is not (by identity).
+    old = previous if kept is not None else {}
+    state: Projection = {}
+    for paper, text, (x, y) in zip(ids, terms.digests, points):
+        entry = old.get(paper)
+        state[paper] = entry if entry is not None and entry == (text, x, y) else (text, x, y)
+    state[LAYOUT] = layout
+    return points, state
 
 
 def fresh_layout(vectors: sp.csr_array) -> np.ndarray:
@@ -85,44 +94,33 @@ def fresh_layout(vectors: sp.csr_array) -> np.ndarray:
     return unit_square(score_components(vectors, components=2))
 
 
-def kept_layout(terms: TermMatrix, ids: tuple[str, ...], digests: bytes, texts: bytes,
-                previous: Projection) -> Projection | None:
-    """The previous points kept, the added and edited papers placed; None when too much changed."""
-    if not previous.ids:
-        return None
-    if ids == previous.ids:      # an edit: the same papers in the same order
-        rows = np.arange(len(ids), dtype=np.int64)
-    else:
-        before = {paper: row for row, paper in enumerate(previous.ids)}
-        rows = np.array([before.get(paper, -1) for paper in ids], dtype=np.int64)
-    same = (rows >= 0) & (digest_rows(digests) == digest_rows(previous.digests)[np.maximum(rows, 0)]).all(axis=1)
+def kept_layout(terms: TermMatrix, ids: list[str], previous: Projection,
+                last: Layout) -> tuple[list[tuple[float, float]], int] | None:
+    """The previous points kept, the added and edited papers placed, and how many papers were
+    placed or removed; None when too much changed since the last fresh layout."""
+    entries = [previous.get(paper) for paper in ids]
+    known = np.array([entry is not None for entry in entries], dtype=bool)
+    same = np.array([entry is not None and entry[0] == text for entry, text in zip(entries, terms.digests)], dtype=bool)
     anchors = np.flatnonzero(same)
-    removed = len(previous.ids) - int((rows >= 0).sum())
-    budget = FRESH_SHARE * max(previous.laid_out, 1)
-    if not len(anchors) or previous.moved + int((rows < 0).sum()) + removed > budget:
+    removed = len(previous) - 1 - int(known.sum())
+    budget = FRESH_SHARE * max(last.laid_out, 1)
+    if not len(anchors) or last.moved + int((~known).sum()) + removed > budget:
         return None
-    points = np.zeros((len(ids), 2))
-    points[anchors] = previous.points[rows[anchors]]
+    old = np.array([entry[1:] if entry is not None else (0.0, 0.0) for entry in entries], dtype=np.float64).reshape(-1, 2)
+    points = old.copy()
     placed = np.flatnonzero(~same)
-    moved = 0
+    moved = removed
     for start in range(0, len(placed), PLACE_CHUNK):
         chunk = placed[start:start + PLACE_CHUNK]
-        targets, spreads = neighbour_points(terms.vectors, chunk, anchors, points[anchors])
-        for row, target, spread in zip(chunk.tolist(), targets, spreads):
-            old = rows[row]
-            if old >= 0 and np.hypot(*(previous.points[old] - target)) <= spread:
-                points[row] = previous.points[old]    # still among its neighbours: it stays
-            else:
-                points[row] = target
-                moved += 1
-    if previous.moved + moved + removed > budget:
+        targets, spreads = neighbour_points(terms.vectors, chunk, anchors, old[anchors])
+        for row, target, spread in zip(chunk.tolist(), np.round(targets, 4), spreads):
+            if known[row] and np.hypot(*(old[row] - target)) <= spread:
+                continue      # still among its neighbours: it stays
+            points[row] = target
+            moved += 1
+    if last.moved + moved > budget:
         return None
-    return Projection(texts, ids, digests, np.round(points, 4), previous.laid_out, previous.moved + moved + removed)
-
-
-def digest_rows(digests: bytes) -> np.ndarray:
-    """Concatenated digests as rows of integers, to compare many at once."""
-    return np.frombuffer(digests, dtype=np.uint64).reshape(-1, DIGEST_SIZE // 8)
+    return [(x, y) for x, y in points.tolist()], moved
 
 
 def neighbour_points(vectors: sp.csr_array, rows: np.ndarray, anchors: np.ndarray,
