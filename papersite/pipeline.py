@@ -112,8 +112,9 @@ def run_build(options: BuildOptions, progress: Progress, warm: WarmCache | None)
                 terms, new["terms"] = weigh_terms(page_texts(site.papers), cache.previous("terms"))
                 related, new["related"] = relate_papers(site.papers, terms, cache.previous("related"))
             with clock("topic map"):
-                coordinates, new["projection"] = project_2d(terms, cache.previous("projection"))
-                topic_map = layout_map(site.papers, coordinates, taxonomy)
+                ids = [page.paper.id for page in site.papers]
+                coordinates, new["projection"] = project_2d(terms, ids, cache.previous("projection"))
+                topic_map = layout_map(site.papers, coordinates, taxonomy, terms)
             plan = plan_pages(site, keys, related, topic_map)
             progress.stage("rendering pages")
             with clock("render"):

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 
 import bibtexparser
 import pytest
