@@ -59,6 +59,9 @@ _SYMBOLS = {
 _ACCENTS = {"hat": "\u0302", "widehat": "\u0302", "tilde": "\u0303", "widetilde": "\u0303", "bar": "\u0304",
             "overline": "\u0304", "vec": "\u20d7", "dot": "\u0307", "ddot": "\u0308", "check": "\u030c",
             "breve": "\u0306", "acute": "\u0301", "grave": "\u0300", "mathring": "\u030a"}
+# Macros of one argument that an author may run into a letter: `\\sqrtT`, `\\mathbbR`.
+_ONE_ARGUMENT = frozenset(["sqrt", "mathbb", "mathcal", "mathfrak", "mathscr", "mathbf", "mathrm", "boldsymbol", "bm",
+                           *_ACCENTS])
 # The arguments of macros pylatexenc's parser does not know, in its notation: `*` an optional star, `{` an argument.
 _ARGUMENTS = {
     **dict.fromkeys("mathop mathrel mathbin mathnormal boldsymbol bm pmb textnormal mbox hbox boxed color pmod "
@@ -177,7 +180,12 @@ def _delimiter(node, l2tobj) -> str:
 
 
 def _unknown(node) -> str:
-    return node.macroname if node.macroname.isalpha() else ""
+    """An unknown macro keeps its name (`\\R` is R); `\\sqrtT`, a one-argument macro run into its letter (TeX
+    rejects it, but its author meant `\\sqrt T`), is that macro applied to the letter."""
+    name = node.macroname
+    if name[:-1] in _ONE_ARGUMENT and name[-1:].isalpha():
+        return _convert(f"\\{name[:-1]}{{{name[-1]}}}") or name
+    return name if name.isalpha() else ""
 
 
 def _fraction(node, l2tobj) -> str:
