@@ -8,15 +8,12 @@ errors; untrusted text stays text.
 
 from __future__ import annotations
 
-import functools
 import shutil
-import threading
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import quote
 
 import pytest
-from conftest import REPO, build_args, make_project, paper_text
+from conftest import REPO, QuietHandler, build_args, make_project, paper_text, served
 
 from papersite.cli import main
 
@@ -44,10 +41,7 @@ def site(tmp_path_factory) -> Path:
     return root / "site"
 
 
-class QuietHandler(SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
+class FaviconHandler(QuietHandler):
     def do_GET(self):
         if self.path == "/favicon.ico":
             # The host's root, not the site's (which lives under a sub-path): answer as
@@ -63,13 +57,8 @@ def http_base(site, tmp_path_factory):
     """The site served at http://127.0.0.1:<random port>/some/sub/path/, stopped after the module."""
     www = tmp_path_factory.mktemp("www")
     shutil.copytree(site, www / "some" / "sub" / "path")
-    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(www)))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/some/sub/path/"
-    server.shutdown()
-    server.server_close()
-    thread.join()
+    with served(www, FaviconHandler) as base:
+        yield base + "some/sub/path/"
 
 
 def file_url(site: Path, path: str) -> str:
