@@ -88,10 +88,15 @@ def walk_files(root: str, prefix: str = "") -> list[str]:
     with os.scandir(root) as entries:
         for entry in entries:
             rel = prefix + entry.name
-            if entry.is_dir(follow_symlinks=True):
-                found.extend(walk_files(entry.path, rel + "/"))
-            elif entry.is_file(follow_symlinks=True):
-                found.append(rel)
+            try:
+                if entry.is_dir(follow_symlinks=True):
+                    found.extend(walk_files(entry.path, rel + "/"))
+                elif entry.is_file(follow_symlinks=True):
+                    found.append(rel)
+            except OSError:
+                # A link that loops, or a folder nobody may list: not a file to digest. The stage
+                # that reads it reports it (inputs/files.py).
+                continue
     return found
 
 

@@ -12,7 +12,7 @@ _BLOCK_MARKUP = re.compile(
 _INLINE_TRIGGER = re.compile(r"[\\`!\[<*_]")  # a lone charset: re scans for it fast
 _INLINE_MARKUP = re.compile(
     r"""\\(?P<escaped>[!-/:-@\[-`{-~])
-      | (?P<fence>`+)(?P<code>.+?)(?P=fence)
+      | (?P<fence>`{1,32})(?P<code>.+?)(?P=fence)
       | !?\[(?P<label>(?:\\.|[^\\\]])*)\]\((?:[^()\s]|\([^()\s]*\))*(?:\s+"[^"]*")?\)
       | (?P<citation>\[(?:[^\[\]]*?[\s;])?-?@[^\s\[\];,]+[^\[\]]*\])
       | <(?P<autolink>[A-Za-z][A-Za-z0-9+.-]*:[^<>\s]+)>
@@ -22,6 +22,10 @@ _INLINE_MARKUP = re.compile(
     re.VERBOSE | re.DOTALL)  # tried only where _INLINE_TRIGGER found a candidate
 _MATH_PLACEHOLDER = re.compile("\ue000(\\d+)\ue001")  # private-use marks, stripped from input
 _MAX_INLINE_DEPTH = 16
+_BLANK_LINE = re.compile(r"\n[ \t]*\n")
+_WORD = re.compile(r"\w")
+# Openers that look for their closer up to the end of the paragraph (emphasis) or of the text (code).
+_SCANNING = "*_`"
 
 
 def flatten_markdown(markdown: str) -> str:
@@ -56,10 +60,12 @@ def _flatten_inline(text: str, depth: int) -> str:
         return text
     out: list[str] = []
     pos = 0
+    unclosed = _Unclosed(text)
     while (trigger := _INLINE_TRIGGER.search(text, pos)) is not None:
         at = trigger.start()
-        m = _INLINE_MARKUP.match(text, at)
+        m = None if unclosed.known(at) else _INLINE_MARKUP.match(text, at)
         if m is None:
+            unclosed.add(at)
             out.append(text[pos:at + 1])
             pos = _skip_run(text, at)
             out.append(text[at + 1:pos])
@@ -72,6 +78,48 @@ def _flatten_inline(text: str, depth: int) -> str:
         pos = m.end()
     out.append(text[pos:])
     return "".join(out)
+
+
+class _Unclosed:
+    """Openers known to have no closer, so that a run of them costs linear time, not quadratic.
+
+    An emphasis opener (`*`, `_`) that found no closer up to the end of its paragraph, or a code
+    opener (a run of backticks) none up to the end of the text, means that no later opener of the
+    same kind and a run no longer, before that end, has one either: its closer would have closed
+    the first one. Only openers whose own conditions hold (a non-space after, for `_` no word
+    character before) are remembered, so the first failed for want of a closer."""
+
+    def __init__(self, text: str):
+        self.text = text
+        self.ends: dict[str, tuple[int, int]] = {}   # opener -> (where its search ended, longest run)
+        self.paragraph = (-1, -1)
+
+    def run(self, at: int) -> int:
+        return min(_skip_run(self.text, at) - at, 3 if self.text[at] != "`" else 32)
+
+    def known(self, at: int) -> bool:
+        char = self.text[at]
+        found = self.ends.get(char)
+        return found is not None and at < found[0] and self.run(at) <= found[1]
+
+    def add(self, at: int) -> None:
+        text, char = self.text, self.text[at]
+        if char not in _SCANNING:
+            return
+        after = _skip_run(text, at)
+        if char != "`" and (after >= len(text) or text[after].isspace() or (char == "_" and at and _WORD.match(text[at - 1]))):
+            return
+        end = len(text) if char == "`" else self.paragraph_end(at)
+        found = self.ends.get(char)
+        longest = found[1] if found is not None and at < found[0] else 0
+        self.ends[char] = (end, max(longest, self.run(at)))
+
+    def paragraph_end(self, at: int) -> int:
+        start, end = self.paragraph
+        if not start <= at < end:
+            blank = _BLANK_LINE.search(self.text, at)
+            self.paragraph = (at, blank.start() if blank else len(self.text))
+        return self.paragraph[1]
 
 
 def _skip_run(text: str, at: int) -> int:

@@ -1,0 +1,85 @@
+"""How deeply a Markdown text nests, checked before any parser sees it: the one bound on nesting.
+
+Python-Markdown looks for the bracket that closes each `[` and `(` (so a paragraph of open
+brackets takes quadratic time), nests lists, quotes and emphasis (`***...a...***`) by recursion (so
+a deep enough one raises RecursionError), and so does the MathML converter on `\\frac{\\frac{...}}`. No abstract nests
+anywhere near MAX_DEPTH: a text that does is refused with the line where it went too deep, and
+every text that passes costs the parsers time linear in its length (tests/test_robust_content.py).
+"""
+
+from __future__ import annotations
+
+import re
+
+from .mathspans import find_math_spans
+
+MAX_DEPTH = 32
+# Columns of indentation a list MAX_DEPTH levels deep needs at two columns a level.
+MAX_INDENT = 2 * MAX_DEPTH
+_BLANK_LINE = re.compile(r"\n[ \t]*\n")
+_QUOTE_MARKERS = re.compile(r"[ \t]*(?:>[ \t]*)+")
+_BRACKETS = re.compile(r"\\[\s\S]|[\[\](){}]")
+# Emphasis markers in one run: `***` is bold italic; hundreds nest emphasis hundreds deep.
+MAX_RUN = 3 * MAX_DEPTH
+_RUN = re.compile(r"\*{%d,}|_{%d,}" % (MAX_RUN + 1, MAX_RUN + 1))
+_OPENERS = {"[": "]", "(": ")", "{": "}"}
+_NAMES = {"[": "square brackets", "(": "parentheses", "{": "braces"}
+
+
+def nesting_problem(text: str) -> tuple[int, str] | None:
+    """(0-based line, message) of the first place `text` nests deeper than MAX_DEPTH, or None."""
+    found = [problem for problem in (_line_problem(text), _bracket_problem(text), _run_problem(text)) if problem is not None]
+    return min(found) if found else None
+
+
+def _run_problem(text: str) -> tuple[int, str] | None:
+    run = _RUN.search(text)
+    if run is None:
+        return None
+    return text.count("\n", 0, run.start()), f"a run of {len(run.group())} '{run.group()[0]}' (emphasis nests at most {MAX_RUN} deep)"
+
+
+def _line_problem(text: str) -> tuple[int, str] | None:
+    """Quotes (`> > >`) and list indentation, line by line."""
+    for number, line in enumerate(text.split("\n")):
+        quotes = _QUOTE_MARKERS.match(line)
+        depth = quotes.group().count(">") if quotes else 0
+        if depth > MAX_DEPTH:
+            return number, f"quotes nested {depth} deep (at most {MAX_DEPTH})"
+        indent = len(line.expandtabs(4)) - len(line.expandtabs(4).lstrip(" "))
+        if indent > MAX_INDENT:
+            return number, f"a line indented {indent} columns: lists nest at most {MAX_DEPTH} deep ({MAX_INDENT} columns)"
+    return None
+
+
+def _bracket_problem(text: str) -> tuple[int, str] | None:
+    """Open brackets, parentheses and braces, paragraph by paragraph (the parsers never look past a
+    blank line for a closer). Brackets and parentheses in math are its own business (`$[0, 1)$`);
+    braces count everywhere, math's too, for the MathML converter."""
+    math = find_math_spans(text)
+    math_at = 0
+    depth = {opener: 0 for opener in _OPENERS}
+    closers = {closer: opener for opener, closer in _OPENERS.items()}
+    paragraph_end = -1
+    for m in _BRACKETS.finditer(text):
+        at = m.start()
+        if at > paragraph_end:
+            depth = dict.fromkeys(_OPENERS, 0)
+            next_break = _BLANK_LINE.search(text, at)
+            paragraph_end = next_break.start() if next_break else len(text)
+        char = m.group()
+        if len(char) > 1:   # an escape
+            continue
+        while math_at < len(math) and math[math_at][1] <= at:
+            math_at += 1
+        in_math = math_at < len(math) and math[math_at][0] <= at
+        opener = char if char in _OPENERS else closers[char]
+        if in_math and opener != "{":
+            continue
+        if char == opener:
+            depth[opener] += 1
+            if depth[opener] > MAX_DEPTH:
+                return text.count("\n", 0, at), f"{_NAMES[opener]} nested (or left open) more than {MAX_DEPTH} deep in one paragraph"
+        elif depth[opener] > 0:
+            depth[opener] -= 1
+    return None
