@@ -73,7 +73,7 @@ MAX_INT_DIGITS = 30
 
 
 def bounded_int(loader, node: yaml.ScalarNode) -> int:
-    digits = sum(c.isdigit() for c in node.value)
+    digits = len(node.value.lstrip("+-").replace("_", ""))   # hexadecimal and binary ones too
     if digits > MAX_INT_DIGITS:
         raise yaml.constructor.ConstructorError(
             None, None, f"a number of {digits} digits (a value here has at most {MAX_INT_DIGITS})", node.start_mark)
