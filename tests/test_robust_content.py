@@ -236,3 +236,45 @@ def test_any_mix_of_file_types_in_papers_builds_or_names_each_bad_entry(tmp_path
     for name in bad:
         assert re.search(rf"{re.escape(str(papers / name))}(:\d+)?: ", process.stderr), f"{name} not named in:\n{process.stderr}"
     assert sorted(p.name for p in (root / "site" / "papers").iterdir()) == before
+
+
+def test_an_unreadable_page_is_named_not_a_traceback(tmp_path, monkeypatch, taxonomy):
+    """As root every file is readable, so the refusal is injected where the file is opened."""
+    from papersite.inputs import papers
+
+    path = tmp_path / "secret.md"
+    path.write_text(paper_text(), encoding="utf-8")
+    opener = os.open
+
+    def refuse(name, *args, **kwargs):
+        if str(name) == str(path):
+            raise PermissionError(13, "Permission denied", str(name))
+        return opener(name, *args, **kwargs)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(os, "open", refuse)
+        paper, problems, _ = papers.parse_page_file(taxonomy, path)
+    assert paper is None
+    assert [str(problem) for problem in problems.errors] == [f"{path}: cannot read it: Permission denied"]
+
+
+def test_a_page_that_fails_while_read_is_named(tmp_path, cli):
+    """A link to a file the kernel will not read (/proc/self/mem): an input/output error, named."""
+    root = make_project(tmp_path / "proj", {"a.md": paper_text()})
+    (root / "content" / "papers" / "mem.md").symlink_to("/proc/self/mem")
+    result = cli(*build_args(root))
+    assert result.code == 1 and "Traceback" not in result.err
+    assert f"{root / 'content' / 'papers' / 'mem.md'}: cannot read it: " in result.err
+
+
+def test_a_key_after_a_yaml_merge_overrides_it_and_is_no_duplicate(tmp_path, taxonomy):
+    path = tmp_path / "page.md"
+    path.write_text(paper_text(links='\n  <<: {pdf: "https://x.org/old.pdf", doi: "10.5555/1"}\n  pdf: "https://x.org/new.pdf"'),
+                    encoding="utf-8")
+    report = Report()
+    paper = load_paper(path, taxonomy, report)
+    assert report.errors == []
+    assert dict(paper.links) == {"pdf": "https://x.org/new.pdf", "doi": "10.5555/1"}
+    path.write_text(paper_text(links='\n  pdf: "https://x.org/a.pdf"\n  pdf: "https://x.org/b.pdf"'), encoding="utf-8")
+    with pytest.raises(SiteError, match="duplicate key 'pdf'"):
+        load_paper(path, taxonomy, Report())

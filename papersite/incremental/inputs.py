@@ -52,6 +52,15 @@ class FileDigests:
         asked again in the same build, the same answer (a build reads each input once)."""
         if data is None and path in self.done:
             return self.done[path]
+        try:
+            return self.read(path, data)
+        except OSError as exc:
+            # Unreadable now (an I/O error, a file gone or swapped meanwhile): a digest that matches
+            # no file, so nothing is reused; the stage that reads it says what is wrong.
+            self.done[path] = digest(f"unreadable: {exc.errno}".encode())
+            return self.done[path]
+
+    def read(self, path: str, data: bytes | None) -> bytes:
         st = os.stat(path)
         stamp = stat_identity(st)
         entry = self.known.get(path)
