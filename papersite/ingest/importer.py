@@ -112,6 +112,9 @@ def import_source(source: Path, content_dir: Path, report: Report, mode: str = "
     except OSError as exc:
         raise SiteError.at(str(papers_dir), None, f"cannot write pages here: {exc.strerror or exc}; nothing was imported") from None
     with lock:
+        # Whoever wrote these is gone (the lock is ours): an import killed before it moved them into place.
+        for leftover in papers_dir.glob(".*.md.tmp-*"):
+            leftover.unlink(missing_ok=True)
         writes, summary = plan_import(records, papers_dir, taxonomy, mode, report, str(source))
         write_pages(writes, papers_dir, summary, report)
     summary.source_label = source_format.label

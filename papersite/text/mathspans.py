@@ -13,6 +13,7 @@ _INLINE_CLOSER = re.compile(r"\\[\s\S]|[{}$]")
 _DISPLAY_CLOSER = re.compile(r"\\[\s\S]|\$\$")
 _ESCAPE_PAIR = re.compile(r"\\[\s\S]")
 _CLOSER_LOOKS_LIKE_OPENER = re.compile(r"\s\$[\w\\{]")
+NO_CLOSER = -1
 
 
 def find_math_spans(text: str) -> list[tuple[int, int]]:
@@ -31,11 +32,19 @@ def find_math_spans(text: str) -> list[tuple[int, int]]:
     spans: list[tuple[int, int]] = []
     limit = -1
     pos = 0
+    # Openers whose closer is known to be missing up to `limit`: a search that found none from one
+    # opener finds none from a later one either, so a paragraph of `\[` is linear, not quadratic.
+    unclosed: set[str] = set()
     while (m := _MATH_OPENER.search(text, pos)) is not None:
         start = m.start()
         if start >= limit:
             limit = _find_paragraph_end(text, start)
-        end = _find_math_end(text, m, limit)
+            unclosed.clear()
+        kind = m.group(1) or m.group()
+        end = None if kind in unclosed else _find_math_end(text, m, limit)
+        if end == NO_CLOSER:
+            unclosed.add(kind)
+            end = None
         if end is None:
             pos = start + 1 if m.group() == "$" else m.end()
         else:
@@ -66,10 +75,11 @@ def _find_math_end(text: str, opener: re.Match, limit: int) -> int | None:
 
 
 def _find_token_end(text: str, pos: int, limit: int, pattern: re.Pattern, closer: str) -> int | None:
+    """The end of the closer, None for empty math, NO_CLOSER when there is none before `limit`."""
     for m in pattern.finditer(text, pos, limit):
         if m.group() == closer:
             return m.end() if m.start() > pos else None  # empty math is not math
-    return None
+    return NO_CLOSER
 
 
 def _find_inline_end(text: str, pos: int, limit: int) -> int | None:
