@@ -42,7 +42,11 @@ def read_regular(path: Path | str, limit: int | None = MAX_INPUT_BYTES) -> bytes
         if limit is not None and info.st_size > limit:
             raise SiteError.at(shown, None, f"is {info.st_size:,} bytes; an input file may have at most {limit:,}")
         with os.fdopen(fd, "rb", closefd=False) as f:
-            data = f.read(limit + 1) if limit is not None else f.read()
+            # Sized by the fstat (a read of `limit` bytes would allocate them every time); a file
+            # that grew since is read on, up to the limit.
+            data = f.read(info.st_size + 1)
+            if len(data) > info.st_size:
+                data += f.read(limit + 1 - len(data)) if limit is not None else f.read()
     except OSError as exc:
         raise SiteError.at(shown, None, f"cannot read it: {exc.strerror or exc}") from None
     finally:
