@@ -251,6 +251,7 @@ KINDS = ["page", "link-to-page", "fifo", "dev-zero", "directory", "socket", "bro
 @settings(max_examples=12, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(st.lists(st.sampled_from(KINDS), min_size=1, max_size=5))
+@example(KINDS)
 @example(["directory"])
 @example(["fifo", "page"])
 def test_any_mix_of_file_types_in_papers_builds_or_names_each_bad_entry(tmp_path_factory, kinds):
@@ -312,3 +313,11 @@ def test_a_key_after_a_yaml_merge_overrides_it_and_is_no_duplicate(tmp_path, tax
     path.write_text(paper_text(links='\n  pdf: "https://x.org/a.pdf"\n  pdf: "https://x.org/b.pdf"'), encoding="utf-8")
     with pytest.raises(SiteError, match="duplicate key 'pdf'"):
         load_paper(path, taxonomy, Report())
+
+
+def test_an_empty_papers_folder_is_a_message(tmp_path, cli):
+    root = make_project(tmp_path / "proj")
+    result = cli(*build_args(root))
+    assert result.code == 1 and "Traceback" not in result.err
+    assert f"{root / 'content' / 'papers'}: no pages (*.md) to build a site from" in result.err
+    assert not (root / "site").exists()

@@ -136,9 +136,11 @@ def find_duplicate_keys(node: yaml.Node | None, visited: set[int] | None = None)
     if isinstance(node, yaml.MappingNode):
         seen: set[str] = set()
         for k, v in node.value:
-            if k.value in seen:
-                yield k
-            seen.add(k.value)
+            # A list or mapping as a key is refused when the value is made, at its line.
+            if isinstance(k, yaml.ScalarNode):
+                if k.value in seen:
+                    yield k
+                seen.add(k.value)
             yield from find_duplicate_keys(v, visited)
     elif isinstance(node, yaml.SequenceNode):
         for item in node.value:
