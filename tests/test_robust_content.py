@@ -52,10 +52,11 @@ TOKENS = ["[", "]", "(", ")", "{", "}", "`", "``", "*", "**", "_", "__", "$", "$
 # Found by this test's search (runs of 300 random pieces): each took import or build from ten
 # seconds to minutes at 32 KB, through math openers that never close or `$` inside braces that
 # never close (text/mathspans.py), open brackets (text/nesting.py), emphasis and code openers
-# without a closer (text/plain.py).
+# without a closer and link labels across paragraphs (text/plain.py), runs of white space
+# (ingest/title_cleaning.py).
 SLOW_BEFORE = ["\\[``", "\\[__", "_\\[~", "> 1. \\(\\()", "\\(<``x- ", "a\\[](", "{\\[>&$", ">\\, __\\texttt{$$$",
                "\\(<!--\\end{itemize}\\cite{\n( {\\)](]", "-  #\\url{~\\<-x$- \\cite{", "$  ,   \\cite{", "[[[[", "_a ",
-               "`" * 40, "[@a; "]
+               "`" * 40, "[@a; ", "[@a;>\n\n-\\[![@a;**-", ", #1. **", "\t", "\n\n  >- [){\\)[``\t:"]
 
 
 def unit() -> st.SearchStrategy[str]:
