@@ -34,7 +34,7 @@ from papersite.inputs.papers import load_paper
 from papersite.inputs.taxonomy import load_taxonomy
 from papersite.text.chars import UNSHOWABLE_RE
 from papersite.text.markdown import MarkdownRenderer
-from papersite.text.nesting import MAX_DEPTH
+from papersite.text.bounds import MAX_DEPTH, MAX_PARAGRAPH
 
 # Seconds one page may take, whatever it holds: linear work on 32 KB takes a fraction of a
 # second even on a loaded machine; the quadratic parsers this guards against took minutes.
@@ -51,12 +51,19 @@ TOKENS = ["[", "]", "(", ")", "{", "}", "`", "``", "*", "**", "_", "__", "$", "$
           "x", "a", " ", "|", ":", ". ", ", ", "We ", "FooNet", ": a ", "method", "\u202e", "\u200d", "\u2028", "\x1b"]
 # Found by this test's search (runs of 300 random pieces): each took import or build from ten
 # seconds to minutes at 32 KB, through math openers that never close or `$` inside braces that
-# never close (text/mathspans.py), open brackets (text/nesting.py), emphasis and code openers
+# never close (text/mathspans.py), open brackets and escapes (text/bounds.py), emphasis and code openers
 # without a closer and link labels across paragraphs (text/plain.py), runs of white space
 # (ingest/title_cleaning.py).
 SLOW_BEFORE = ["\\[``", "\\[__", "_\\[~", "> 1. \\(\\()", "\\(<``x- ", "a\\[](", "{\\[>&$", ">\\, __\\texttt{$$$",
                "\\(<!--\\end{itemize}\\cite{\n( {\\)](]", "-  #\\url{~\\<-x$- \\cite{", "$  ,   \\cite{", "[[[[", "_a ",
-               "`" * 40, "[@a; ", "[@a;>\n\n-\\[![@a;**-", ", #1. **", "\t", "\n\n  >- [){\\)[``\t:"]
+               "`" * 40, "[@a; ", "[@a;>\n\n-\\[![@a;**-", ", #1. **", "\t", "\n\n  >- [){\\)[``\t:", "\\]", "`<"]
+
+
+def body_of(piece: str) -> str:
+    """`piece` repeated to a paragraph as long as a paragraph may be (the most a parser is handed at
+    once), and that paragraph again to about SIZE characters."""
+    paragraph = ("We study x. " + piece * (MAX_PARAGRAPH // len(piece) + 1))[:MAX_PARAGRAPH]
+    return "\n\n".join([paragraph] * (SIZE // MAX_PARAGRAPH))
 
 
 def unit() -> st.SearchStrategy[str]:
@@ -134,7 +141,7 @@ def import_then_build(folder: Path, taxonomy, abstract: str, title: str | None) 
 @example("\\[``")
 def test_any_repeated_abstract_is_read_and_converted_within_budget(tmp_path_factory, taxonomy, piece):
     folder = tmp_path_factory.mktemp("linear")
-    body = "We study x. " + piece * (SIZE // len(piece))
+    body = body_of(piece)
     (folder / "page.md").write_text(paper_text(body=body), encoding="utf-8")
     within(BUDGET, read_and_convert, folder / "page.md", taxonomy)
     (folder / "import").mkdir()
@@ -143,7 +150,7 @@ def test_any_repeated_abstract_is_read_and_converted_within_budget(tmp_path_fact
 
 @pytest.mark.parametrize("piece", SLOW_BEFORE)
 def test_pieces_that_were_slow_are_read_imported_and_built_within_budget(tmp_path, taxonomy, piece):
-    body = "We study x. " + piece * (SIZE // len(piece))
+    body = body_of(piece)
     (tmp_path / "page.md").write_text(paper_text(body=body), encoding="utf-8")
     within(BUDGET, read_and_convert, tmp_path / "page.md", taxonomy)
     for number, title in enumerate((None, "A given title")):

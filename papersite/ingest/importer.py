@@ -31,7 +31,7 @@ from ..inputs.values import showable, year_problem
 from ..locks import exclusive
 from ..model import Taxonomy
 from ..text.markdown import trim_url
-from ..text.nesting import nesting_problem
+from ..text.bounds import bounds_problem
 from .identity import describe, identities, title_key
 from .latex import latex_to_markdown
 from .pagetext import ExistingPage, scan_pages, signed_page
@@ -205,8 +205,8 @@ def unbuildable(text: Converted) -> str | None:
     if not showable(text.title).strip():
         return "the title holds only control or invisible characters"
     for what, value in (("title", text.title), ("abstract", text.body)):
-        if (deep := nesting_problem(value)) is not None:
-            return f"the {what} nests too deeply: {deep[1]}"
+        if (beyond := bounds_problem(value)) is not None:
+            return f"the {what} {beyond[1]}"
     return None
 
 

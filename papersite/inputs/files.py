@@ -16,8 +16,9 @@ from pathlib import Path
 from ..errors import SiteError
 
 # More than any abstract, page or config needs: a bigger input file is a mistake (or an attack),
-# and each parser is handed a bounded text.
-MAX_INPUT_BYTES = 8 * 1024 * 1024
+# and each parser is handed a bounded text (text/bounds.py): a page of this size takes seconds,
+# whatever it holds.
+MAX_INPUT_BYTES = 2 * 1024 * 1024
 KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a named pipe (FIFO)"), (stat.S_ISSOCK, "a socket"),
          (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"))
 

@@ -15,7 +15,7 @@ from ..digests import digest, fingerprint
 from ..errors import Report, SiteError
 from ..model import Paper, Taxonomy
 from ..text.markdown import is_safe_url
-from ..text.nesting import nesting_problem
+from ..text.bounds import bounds_problem
 from .files import decode_text, read_regular
 from .links import LINK_KINDS, Links, link_problem
 from .taxonomy import load_taxonomy
@@ -133,8 +133,8 @@ def load_paper(path: Path, taxonomy: Taxonomy, report: Report, data: bytes | Non
     if not body.strip():
         report.error(shown, body_line, "empty abstract: write the abstract below the front matter "
                                        "(control and invisible characters do not count)")
-    elif (deep := nesting_problem(body)) is not None:
-        report.error(shown, body_line + deep[0], f"the abstract nests too deeply: {deep[1]}")
+    elif (beyond := bounds_problem(body)) is not None:
+        report.error(shown, body_line + beyond[0], f"the abstract {beyond[1]}")
     if len(report.errors) > errors_before:
         return None
     return Paper(**fields, body=body.strip("\n"), path=shown, body_line=body_line)
@@ -159,8 +159,8 @@ def validate_front_matter(doc: Located, taxonomy: Taxonomy, report: Report) -> d
         elif key in ("title", "venue") and key in data and not showable(data[key]).strip():
             # What pages show is judged, after YAML's escapes: "\u200b" is as empty as "".
             fail(key, "must be text a reader can see: it holds only control or invisible characters")
-        elif key == "title" and key in data and (deep := nesting_problem(data[key])) is not None:
-            fail(key, f"nests too deeply: {deep[1]}")
+        elif key == "title" and key in data and (beyond := bounds_problem(data[key])) is not None:
+            fail(key, beyond[1])
     if isinstance(data.get("slug"), str) and data["slug"].strip() and (problem := slug_problem(data["slug"])) is not None:
         fail("slug", f"must be {problem}")
     year = data.get("year")
