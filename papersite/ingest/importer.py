@@ -30,8 +30,8 @@ from ..inputs.taxonomy import load_taxonomy
 from ..inputs.values import showable, year_problem
 from ..locks import exclusive
 from ..model import Taxonomy
-from ..text.markdown import trim_url
 from ..text.bounds import bounds_problem
+from ..text.markdown import trim_url
 from .identity import describe, identities, title_key
 from .latex import latex_to_markdown
 from .pagetext import ExistingPage, scan_pages, signed_page

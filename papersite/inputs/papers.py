@@ -6,6 +6,7 @@ Every problem in every file goes into the caller's Report; the caller aborts onc
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Mapping
 from functools import partial
 from pathlib import Path
@@ -14,8 +15,8 @@ from .. import workers
 from ..digests import digest, fingerprint
 from ..errors import Report, SiteError
 from ..model import Paper, Taxonomy
-from ..text.markdown import is_safe_url
 from ..text.bounds import bounds_problem
+from ..text.markdown import is_safe_url
 from .files import decode_text, read_regular
 from .links import LINK_KINDS, Links, link_problem
 from .taxonomy import load_taxonomy
@@ -176,7 +177,7 @@ def validate_front_matter(doc: Located, taxonomy: Taxonomy, report: Report) -> d
             fail("tags", f"names unknown tag '{tag}' (add it to tags.yml or fix the spelling)")
     for key in ("tags", "aliases"):
         # A tag listed twice would count the paper twice; an alias twice, write its redirect twice.
-        for name in sorted({name for name in lists[key] if lists[key].count(name) > 1}):
+        for name in sorted(name for name, count in Counter(lists[key]).items() if count > 1):
             fail(key, f"lists {name!r} more than once")
     for alias in lists["aliases"]:
         if (problem := slug_problem(alias)) is not None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 
 from ..errors import Report, SiteError
@@ -34,7 +35,7 @@ def load_taxonomy(path: Path) -> Taxonomy:
         if tag is not None:
             tags.append(tag)
     slugs = [t.slug for t in tags]
-    for slug in sorted({s for s in slugs if slugs.count(s) > 1}):
+    for slug in sorted(slug for slug, count in Counter(slugs).items() if count > 1):
         report.error(shown, 1, f"tag '{slug}' is defined more than once")
     fallback = data.get("fallback")
     # Against every slug written, valid tag or not: a tag with another mistake is reported once, for that.
