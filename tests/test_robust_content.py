@@ -331,3 +331,17 @@ def test_an_empty_papers_folder_is_a_message(tmp_path, cli):
     assert result.code == 1 and "Traceback" not in result.err
     assert f"{root / 'content' / 'papers'}: no pages (*.md) to build a site from" in result.err
     assert not (root / "site").exists()
+
+
+def test_two_pages_at_one_path_stop_the_build_naming_the_path():
+    """The inputs keep every name apart (an alias from its slug, a tag from `index`); should a new
+    kind of page ever share a path with another, the plan refuses rather than let one replace the other."""
+    from papersite.render.plan import PageSpec, check_one_page_a_path
+
+    pages = [PageSpec("tags/index.html", "tags", "tags.html", "Topics", ""), PageSpec("papers/a.html", "paper", "paper.html", "A", ""),
+             PageSpec("tags/index.html", "tag", "tag.html", "Index", "")]
+    with pytest.raises(SiteError) as raised:
+        check_one_page_a_path(pages)
+    assert [str(problem) for problem in raised.value.problems] == [
+        "tags/index.html: two pages of the site would be written here; rename one of them"]
+    check_one_page_a_path(pages[:2])
