@@ -1,26 +1,30 @@
 #!/usr/bin/env python3
 """Related papers at scale (run by hand, not a test): see bench/README.md, "Related papers".
 
-    .venv/bin/python bench/related.py quality [--sample-sizes 25000,100000] [--corpus PATTERN]
-    .venv/bin/python bench/related.py scale [--sizes 5000,25000,50000,100000] [--runs 3] [--corpus PATTERN]
+    .venv/bin/python bench/related.py quality [--sample-sizes 25000,100000] [--texts build|plain|raw] [--corpus PATTERN]
+    .venv/bin/python bench/related.py scale [--sizes 5000,25000,50000,100000] [--runs 3] [--texts plain|raw] [--corpus PATTERN]
 
-Texts are each record's title and abstract joined as "title. abstract", as `page_texts` joins a
-page's (the build compares the abstract's rendered plain text, which differs from the raw abstract
-only in its math, Markdown and LaTeX markup: close enough for timing and for ranking quality).
+Texts: "build" is exactly what the build compares (the real corpus imported with `build.py import`,
+loaded and converted as a build does, joined by `page_texts`; real corpus only); "plain" is each
+record's title and abstract flattened to plain words as the build flattens a page's Markdown (math
+as Unicode, as in the build's texts; fast enough for 100,000 records); "raw" is "title. abstract"
+as stored, LaTeX math and all (`drop_math` then works on a third of the texts, which the build's
+texts rarely need).
 
 quality: the real corpus (bench/data/ml-abstracts.jsonl.gz, 5,876 abstracts), ranked by the build
-(`related.related_papers`) and exactly (every pair scored, below: the method before issue 13, with
-its float32 products, rounding and ties): recall@5 (the share of the exact lists' pairs that the
-build's lists hold; a list holds up to 5 pairs scoring >= 0.08) and how many papers' lists differ
-at all. With --sample-sizes, the same on every (N // 2000)-th paper of grown corpora of N papers.
+(`related.rank_with_previous`) and exactly (every pair scored, below: the method before issue 13,
+with its float32 products, rounding and ties): recall@5 (the share of the exact lists' pairs that
+the build's lists hold; a list holds up to 5 pairs scoring >= 0.08) and how many papers' lists
+differ at all. With --sample-sizes, the same on every (N // 2000)-th paper of grown corpora of N
+papers ("plain" texts).
 
 scale: for each N, in a fresh process: the cold stage (`weigh_terms`, then `relate_papers`) and
 one-paper edits from the cold build's state, of two kinds: a sentence appended to one abstract (as
 bench/build.py edits), and one abstract replaced by another paper's (every word's count moves);
-seconds (wall and CPU, medians of --runs) and peak memory above the stage's start (Linux:
-VmHWM, reset before each step), and the pickled size of the states the build cache keeps
-(TermCounts, Ranking). N beyond the real corpus comes from bench/generate.py (or --corpus, a path
-with {n} for N, e.g. /tmp/corpus-{n}.jsonl, JSON Lines records).
+seconds (wall and CPU, medians of --runs) and peak memory above the stage's start (Linux: VmHWM,
+reset before each step), and the pickled size of the states the build cache keeps (TermCounts,
+Ranking). N beyond the real corpus comes from bench/generate.py (or --corpus, a path with {n} for
+N, e.g. /tmp/corpus-{n}.jsonl, JSON Lines records).
 """
 
 from __future__ import annotations
@@ -30,9 +34,11 @@ import gc
 import gzip
 import json
 import pickle
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from functools import partial
 from pathlib import Path
@@ -46,28 +52,61 @@ sys.path.insert(0, str(REPO / "bench"))
 
 from papersite.enrich import related
 from papersite.enrich.candidates import Found, index_terms, keep_best
-from papersite.enrich.terms import weigh_terms
+from papersite.enrich.listings import paper_pages
+from papersite.enrich.terms import page_texts, weigh_terms
+from papersite.enrich.texts import render_texts
+from papersite.errors import Report
+from papersite.inputs.papers import load_content
+from papersite.text.markdown import one_line
+from papersite.text.plain import flatten_markdown
 
 CORPUS = REPO / "bench" / "data" / "ml-abstracts.jsonl.gz"
 K, THRESHOLD = related.RELATED_COUNT, related.RELATED_THRESHOLD
 
 
-def record_text(record: dict) -> str:
+def raw_text(record: dict) -> str:
     return f"{record['title']}. {record['abstract']}"
 
 
-def load_texts(n: int | None, pattern: str | None) -> list[str]:
-    """The first `n` texts of the real corpus grown by bench/generate.py (or of `pattern` with {n})."""
+def plain_text(record: dict) -> str:
+    """Close to the build's text: its title and abstract flattened to plain words as the build
+    flattens a page's Markdown (math as Unicode: `drop_math` rarely has anything to drop)."""
+    return f"{flatten_markdown(one_line(record['title']))}. {flatten_markdown(record['abstract'])}"
+
+
+def load_texts(n: int | None, pattern: str | None, kind: str = "plain") -> list[str]:
+    """The first `n` texts of the real corpus grown by bench/generate.py (or of `pattern` with {n}):
+    "raw" ("title. abstract"), "plain" (`plain_text`) or, for the real corpus only, "build"."""
+    if n is None and kind == "build":
+        return build_texts()
+    text = raw_text if kind == "raw" else plain_text
     if n is None:
-        return [record_text(json.loads(line)) for line in gzip.decompress(CORPUS.read_bytes()).decode("utf-8").splitlines() if line.strip()]
+        return [text(json.loads(line)) for line in gzip.decompress(CORPUS.read_bytes()).decode("utf-8").splitlines() if line.strip()]
     if pattern:
         with open(pattern.format(n=n), encoding="utf-8") as lines:
-            return [record_text(json.loads(line)) for line in lines if line.strip()][:n]
+            return [text(json.loads(line)) for line in lines if line.strip()][:n]
     try:
         from generate import generate
     except ImportError:
-        raise SystemExit("bench/generate.py is missing: pass --corpus PATTERN (JSON Lines files with {n} for N)")
-    return [record_text(record) for record in generate(n)]
+        raise SystemExit("bench/generate.py is missing: pass --corpus PATTERN (JSON Lines files with {n} for N)") from None
+    return [text(record) for record in generate(n)]
+
+
+def build_texts() -> list[str]:
+    """Exactly what the build compares: the real corpus imported with `python build.py import`,
+    loaded and converted as a build does, joined by `page_texts` (in the site's order)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        content = Path(tmp) / "content"
+        (content / "papers").mkdir(parents=True)
+        shutil.copyfile(REPO / "content" / "tags.yml", content / "tags.yml")
+        source = Path(tmp) / "corpus.jsonl"
+        source.write_bytes(gzip.decompress(CORPUS.read_bytes()))
+        subprocess.run([sys.executable, str(REPO / "build.py"), "import", str(source), "--content", str(content)],
+                       check=True, capture_output=True)
+        report = Report()
+        papers, _, _ = load_content(content, report)
+        texts, _ = render_texts(papers, report, jobs=2)
+        return page_texts(paper_pages(papers, texts))
 
 
 # --- the exact ranking -------------------------------------------------------------------
@@ -114,7 +153,7 @@ def quality(args) -> None:
     print("| papers | compared | terms per paper | pairs scored per paper | recall@5 | lists that differ (order or members) | lists with other members | median exact score of a missed pair |")
     print("|---|---|---|---|---|---|---|---|")
     for n in sizes:
-        texts = load_texts(n, args.corpus)
+        texts = load_texts(n, args.corpus, args.texts if n is None else "plain" if args.texts == "build" else args.texts)
         terms, _ = weigh_terms(texts)
         ranking = related.rank_with_previous(terms, K, THRESHOLD)
         count = terms.vectors.shape[0]
@@ -160,7 +199,7 @@ def pages_for(count: int) -> list:
 
 def child(args) -> None:
     n, runs = args.n, args.runs
-    texts = load_texts(n, args.corpus)
+    texts = load_texts(n, args.corpus, args.texts)
     pages = pages_for(len(texts))
     out: dict = {"n": len(texts), "cold": [], "sentence": [], "rewrite": []}
     gc.disable()   # as in a build (pipeline.collector_paused)
@@ -194,7 +233,8 @@ def scale(args) -> None:
     print("|---|---|---|---|---|---|---|")
     notes = []
     for n in (int(n) for n in args.sizes.split(",")):
-        cmd = [sys.executable, __file__, "child", "--n", str(n), "--runs", str(args.runs)] + (["--corpus", args.corpus] if args.corpus else [])
+        cmd = [sys.executable, __file__, "child", "--n", str(n), "--runs", str(args.runs), "--texts", args.texts]
+        cmd += ["--corpus", args.corpus] if args.corpus else []
         result = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout.strip().splitlines()[-1])
         for step in ("cold", "sentence", "rewrite"):
             runs = result[step]
@@ -217,14 +257,17 @@ def main(argv: list[str] | None = None) -> int:
     q = sub.add_parser("quality")
     q.add_argument("--sample-sizes", default="")
     q.add_argument("--corpus")
+    q.add_argument("--texts", choices=("build", "plain", "raw"), default="build")
     s = sub.add_parser("scale")
     s.add_argument("--sizes", default="5000,25000,50000,100000")
     s.add_argument("--runs", type=int, default=3)
     s.add_argument("--corpus")
+    s.add_argument("--texts", choices=("plain", "raw"), default="plain")
     c = sub.add_parser("child")
     c.add_argument("--n", type=int, required=True)
     c.add_argument("--runs", type=int, default=3)
     c.add_argument("--corpus")
+    c.add_argument("--texts", choices=("plain", "raw"), default="plain")
     args = parser.parse_args(argv)
     {"quality": quality, "scale": scale, "child": child}[args.command](args)
     return 0

@@ -23,18 +23,24 @@ def test_terms_rank_heaviest_first_ties_to_the_lower_column():
     assert candidates.term_ranks(vectors).tolist() == [2, 1, 3, 0, 0, 1]
 
 
-def test_the_budget_caps_the_terms_per_paper():
+def test_the_budget_caps_the_terms_per_paper(monkeypatch):
     vectors = matrix([[0.9, 0.1, 0.0, 0.05], [0.8, 0.0, 0.2, 0.05], [0.7, 0.3, 0.0, 0.05]])
     # One term each: column 0's block of 3 papers, 9 cells; two: + column 1's 2 papers and column
     # 2's 1, 14 cells; three: + column 3's 3 papers, 23 cells, and no paper has more.
-    assert [candidates.index_terms(vectors, cells_per_paper=c).terms for c in (3, 4, 5, 7, 8)] == [1, 1, 2, 2, 32]
-    assert candidates.index_terms(vectors, cells_per_paper=1).terms == 1   # never fewer than one
-    assert candidates.index_terms(vectors, cells_per_paper=5, most=1).terms == 1
+    found = []
+    for cells in (3, 4, 5, 7, 8, 1):
+        monkeypatch.setattr(candidates, "CELLS_PER_PAPER", cells)
+        found.append(candidates.index_terms(vectors).terms)
+    assert found == [1, 1, 2, 2, 32, 1]   # never fewer than one
+    monkeypatch.setattr(candidates, "MAX_TERMS", 1)
+    monkeypatch.setattr(candidates, "CELLS_PER_PAPER", 5)
+    assert candidates.index_terms(vectors).terms == 1
 
 
-def test_the_index_lists_each_terms_papers_in_order():
+def test_the_index_lists_each_terms_papers_in_order(monkeypatch):
+    monkeypatch.setattr(candidates, "MAX_TERMS", 3)
     vectors = weigh_terms(corpus(30))[0].vectors.astype(np.float32)
-    index = candidates.index_terms(vectors, most=3)
+    index = candidates.index_terms(vectors)
     ranks = candidates.term_ranks(vectors)
     for row in range(vectors.shape[0]):
         start, end = vectors.indptr[row], vectors.indptr[row + 1]
@@ -52,8 +58,9 @@ def test_a_pair_gets_the_same_bits_however_it_is_scored(monkeypatch, chunk, batc
     monkeypatch.setattr(candidates, "CHUNK", chunk)
     monkeypatch.setattr(candidates, "BATCH_ROWS", batch)
     monkeypatch.setattr(candidates, "QUERY_ROWS", query)
+    monkeypatch.setattr(candidates, "MAX_TERMS", 4)
     vectors = weigh_terms(corpus(40) + [GRAPHS] * 6)[0].vectors.astype(np.float32)
-    index = candidates.index_terms(vectors, most=4)
+    index = candidates.index_terms(vectors)
     exact = (vectors @ vectors.T).toarray()   # scipy's float32 product: each cell summed in column order
     n = vectors.shape[0]
     everything = candidates.score_rows(vectors, index, np.arange(n), np.ones(n, dtype=bool), 3, 0.0)

@@ -182,6 +182,20 @@ def test_the_heaviest_terms_find_the_exact_neighbours(monkeypatch, terms_indexed
     assert len(found & exact) >= recall * len(exact)
 
 
+def test_an_edit_ranks_the_terms_of_the_changed_papers_only(monkeypatch):
+    texts = real_texts(300)
+    edited = list(texts)
+    edited[5] += " An added sentence about benchmark results."
+    terms, counts = weigh_terms(texts)
+    _, previous = ranking.related_papers(terms)
+    after = weigh_terms(edited, counts)[0]
+    ranked: list[int] = []
+    term_ranks = candidates.term_ranks
+    monkeypatch.setattr(candidates, "term_ranks", lambda v: ranked.append(v.shape[0]) or term_ranks(v))
+    assert ranking.related_papers(after, previous=previous)[0] == related_papers(edited)
+    assert ranked[0] == ranking.changed_rows(previous, after).sum() < 300 and ranked[1] == 300, ranked
+
+
 def test_an_edit_reranks_only_the_rows_it_touches(monkeypatch):
     texts = real_texts(2000)
     edited = list(texts)
@@ -201,8 +215,9 @@ def test_an_edit_reranks_only_the_rows_it_touches(monkeypatch):
     k=st.integers(1, 6),
     threshold=st.sampled_from([0.0, 0.05, 0.08, 0.3]),
     terms_indexed=st.sampled_from([1, 2, 4, 32]),
+    cells_per_paper=st.sampled_from([3, 8, 800]),   # few: edits change how many terms are indexed
 )
-def test_incremental_ranking_equals_a_full_ranking(size, edits, k, threshold, terms_indexed):
+def test_incremental_ranking_equals_a_full_ranking(size, edits, k, threshold, terms_indexed, cells_per_paper):
     texts = corpus(size)
     edited = list(texts)
     for index, text in edits:
@@ -210,6 +225,7 @@ def test_incremental_ranking_equals_a_full_ranking(size, edits, k, threshold, te
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(ranking, "INCREMENTAL_SHARE", 1.0)   # always take the incremental path
         patch.setattr(candidates, "MAX_TERMS", terms_indexed)
+        patch.setattr(candidates, "CELLS_PER_PAPER", cells_per_paper)
         patch.setattr(candidates, "BATCH_ROWS", 4)
         patch.setattr(candidates, "CHUNK", 5)
         patch.setattr(candidates, "QUERY_ROWS", 3)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import unicodedata
+from collections import Counter
 
 import numpy as np
 import pytest
@@ -60,11 +61,13 @@ WORDISH = st.lists(st.sampled_from(list("ab zé-É.'’$\\{}_1ß\u00a0ﬁ:/\ud80
 
 @settings(max_examples=300, deadline=None)
 @given(text=st.one_of(st.text(max_size=60), WORDISH))
-def test_words_are_those_of_the_word_pattern(text):
+def test_tokens_are_the_words_of_the_word_pattern(text):
     cleaned = unicodedata.normalize("NFKC", text).lower()
     cleaned = terms.LATEX_COMMAND_RE.sub(" ", terms.URL_RE.sub(" ", terms.drop_math(cleaned)))
     assert terms.clean_text(text) == cleaned
-    assert terms.text_words(text) == terms.WORD_RE.findall(cleaned)
+    words = terms.WORD_RE.findall(cleaned)
+    assert terms.text_words(text) == words
+    assert Counter(token for token in terms.text_tokens(text) if len(token) > 1) == Counter(words)
 
 
 def test_an_edit_tokenises_only_the_edited_text(monkeypatch):

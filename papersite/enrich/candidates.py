@@ -23,7 +23,7 @@ import scipy.sparse as sp
 # Terms a paper is indexed under: at most this many, and fewer when the pairs to score would
 # exceed CELLS_PER_PAPER per paper on average.
 MAX_TERMS = 32
-CELLS_PER_PAPER = 1000
+CELLS_PER_PAPER = 800
 # Twice the largest change rounding to 4 decimals can make, with room for float32 error.
 CANDIDATE_MARGIN = 2e-4
 # Papers of a term's block scored at once: bounds a dense block of scores to CHUNK² cells and the
@@ -38,9 +38,11 @@ QUERY_ROWS = 16
 @dataclass(frozen=True)
 class TermIndex:
     """Each paper's `terms` heaviest terms (`row_terms`, CSR by paper), and the papers indexed under
-    each term (`members`, CSR by term, papers ascending): each term's block."""
+    each term (`members`, CSR by term, papers ascending): each term's block. `heaviest` (kept for
+    the next build) holds each paper's `terms` + 1 heaviest columns, heaviest first, -1 past its last."""
 
     terms: int
+    heaviest: np.ndarray
     row_indptr: np.ndarray
     row_terms: np.ndarray
     term_indptr: np.ndarray
@@ -51,28 +53,61 @@ class TermIndex:
         return self.members[self.term_indptr[term] : self.term_indptr[term + 1]]
 
 
-def index_terms(vectors: sp.csr_array, cells_per_paper: int | None = None, most: int | None = None) -> TermIndex:
-    """Each row of `vectors` indexed under its heaviest terms, as many as the budget allows
-    (CELLS_PER_PAPER, MAX_TERMS unless given)."""
+def index_terms(vectors: sp.csr_array) -> TermIndex:
+    """Each row of `vectors` indexed under its heaviest terms, as many as the budget allows."""
     n, width = vectors.shape
     ranks = term_ranks(vectors)
-    budget = (CELLS_PER_PAPER if cells_per_paper is None else cells_per_paper) * max(n, 1)
-    m = terms_within_budget(ranks, vectors.indices, width, budget, MAX_TERMS if most is None else most)
-    kept = np.flatnonzero(ranks < m)
-    del ranks
-    columns = vectors.indices[kept].astype(np.int32)
-    rows = (np.searchsorted(vectors.indptr, kept, side="right") - 1).astype(np.int32)
-    row_indptr = np.zeros(n + 1, dtype=np.int64)
-    np.cumsum(np.bincount(rows, minlength=n), out=row_indptr[1:])
+    m = terms_within_budget(ranks, vectors.indices, width, CELLS_PER_PAPER * max(n, 1), MAX_TERMS)
+    return index_of(heaviest_columns(vectors, ranks, m + 1), m, width)
+
+
+def reindex(vectors: sp.csr_array, heaviest: np.ndarray, renumbered: np.ndarray, changed: np.ndarray, m: int) -> TermIndex | None:
+    """The index of `vectors` from the previous build's `heaviest` columns (`renumbered[old]`: an old
+    column's number now, -1 if gone), when the budget still gives `m` terms; None when it does not.
+    A paper whose vector did not change has the heaviest terms it had: only `changed` rows are ranked."""
+    n, width = vectors.shape
+    if heaviest.shape != (n, m + 1):
+        return None
+    table = np.append(renumbered, -1).astype(np.int32)[heaviest]   # -1 stays -1
+    rows = np.flatnonzero(changed)
+    if len(rows):
+        some = vectors[rows]
+        table[rows] = heaviest_columns(some, term_ranks(some), m + 1)
+    # Is m still what terms_within_budget gives: within the budget (or 1), and m + 1 over it?
+    sizes = np.zeros(width, dtype=np.int64)
+    cells = []
+    for count in range(min(m + 1, MAX_TERMS)):
+        sizes += np.bincount(table[:, count][table[:, count] >= 0], minlength=width)
+        cells.append(int(sizes @ sizes))
+    budget = CELLS_PER_PAPER * max(n, 1)
+    if (m > 1 and cells[m - 1] > budget) or (m < MAX_TERMS and cells[m] <= budget):
+        return None
+    return index_of(table, m, width)
+
+
+def heaviest_columns(vectors: sp.csr_array, ranks: np.ndarray, count: int) -> np.ndarray:
+    """Per row, the columns of its `count` heaviest terms (`ranks` from term_ranks), heaviest first, -1 past its last."""
+    kept = np.flatnonzero(ranks < count)
+    table = np.full((vectors.shape[0], count), -1, dtype=np.int32)
+    table[np.searchsorted(vectors.indptr, kept, side="right") - 1, ranks[kept]] = vectors.indices[kept]
+    return table
+
+
+def index_of(heaviest: np.ndarray, m: int, width: int) -> TermIndex:
+    """The index of the first `m` columns of each row of `heaviest`."""
+    rows, ranks = np.nonzero(heaviest[:, :m] >= 0)   # rows ascending
+    columns = heaviest[rows, ranks]
+    row_indptr = np.zeros(len(heaviest) + 1, dtype=np.int64)
+    np.cumsum(np.bincount(rows, minlength=len(heaviest)), out=row_indptr[1:])
     order = np.argsort(columns, kind="stable")   # by term; rows stay ascending within each
     term_indptr = np.zeros(width + 1, dtype=np.int64)
     np.cumsum(np.bincount(columns, minlength=width), out=term_indptr[1:])
-    return TermIndex(m, row_indptr, columns, term_indptr, rows[order])
+    return TermIndex(m, heaviest, row_indptr, columns, term_indptr, rows[order].astype(np.int32))
 
 
 def term_ranks(vectors: sp.csr_array) -> np.ndarray:
-    """Per entry of `vectors`, its place among its row's entries by weight: 0 for the heaviest, ties to
-    the lower column (weights closer than ~1e-9 count as tied)."""
+    """Per entry of `vectors`, its place among its row's entries by weight: 0 for the heaviest, equal
+    weights to the lower column (and weights within ~1e-10 of each other, which one key cannot tell apart)."""
     n = vectors.shape[0]
     lengths = np.diff(vectors.indptr)
     # One stable sort on a single key: the row, then 1 - weight (weights are in (0, 1]) halved so
@@ -153,13 +188,6 @@ class Block:
     def rows(self, start: int, stop: int) -> sp.csr_array:
         a, b = self.indptr[start], self.indptr[stop]
         return sp.csr_array((self.data[a:b], self.local[a:b], self.indptr[start : stop + 1] - a), shape=(stop - start, self.width))
-
-    def rows_at(self, positions: np.ndarray) -> sp.csr_array:
-        starts, lengths = self.indptr[positions], np.diff(self.indptr)[positions]
-        at = entry_positions(starts, lengths)
-        indptr = np.zeros(len(positions) + 1, dtype=np.int64)
-        np.cumsum(lengths, out=indptr[1:])
-        return sp.csr_array((self.data[at], self.local[at], indptr), shape=(len(positions), self.width))
 
     def columns(self, start: int, stop: int) -> np.ndarray:
         """Dense (block vocabulary × papers start..stop) float32: a product with it gives cosines."""

@@ -15,7 +15,8 @@ from typing import Sequence
 import numpy as np
 import scipy.sparse as sp
 
-from .candidates import TermIndex, index_terms, score_all, score_rows
+from . import candidates
+from .candidates import TermIndex, index_terms, reindex, score_all, score_rows
 from .terms import TermMatrix
 
 SHARED_TERM_LIMIT = 3
@@ -62,10 +63,11 @@ def relate_papers(pages: Sequence, terms: TermMatrix, previous: Ranking | None =
     if not terms.vectors.shape[0]:
         return (), None
     ranking = rank_with_previous(terms, RELATED_COUNT, RELATED_THRESHOLD, previous)
-    links: list[list[RelatedLink]] = [[] for _ in pages]
-    for row, col, labels in zip(ranking.rows.tolist(), ranking.cols.tolist(), shared_labels(terms, ranking)):
-        links[row].append(RelatedLink(pages[col].paper.slug, pages[col].title_html, labels))
-    return tuple(RelatedList(tuple(found)) for found in links), ranking
+    slugs, titles = [page.paper.slug for page in pages], [page.title_html for page in pages]
+    cols, labels = ranking.cols.tolist(), shared_labels(terms, ranking)
+    bounds = np.searchsorted(ranking.rows, np.arange(len(pages) + 1)).tolist()
+    return tuple(RelatedList(tuple(RelatedLink(slugs[col], titles[col], shared) for col, shared in zip(cols[a:b], labels[a:b])))
+                 for a, b in zip(bounds[:-1], bounds[1:])), ranking
 
 
 def related_papers(terms: TermMatrix, k: int = RELATED_COUNT, threshold: float = RELATED_THRESHOLD,
@@ -89,7 +91,9 @@ def related_papers(terms: TermMatrix, k: int = RELATED_COUNT, threshold: float =
 def shared_labels(terms: TermMatrix, ranking: Ranking) -> list[tuple[str, ...]]:
     """Per pair of `ranking`, the readable labels of the terms it shares most."""
     label_of = dict(zip(terms.keys, terms.labels))
-    return [tuple(map(label_of.__getitem__, keys)) for keys in ranking.shared]
+    labels: dict[tuple[str, ...], tuple[str, ...]] = {}   # many pairs share the same terms
+    return [labels[keys] if keys in labels else labels.setdefault(keys, tuple(map(label_of.__getitem__, keys)))
+            for keys in ranking.shared]
 
 
 @dataclass(frozen=True)
@@ -98,7 +102,9 @@ class Ranking:
 
     k: int
     threshold: float
-    terms_per_paper: int           # the terms each paper was indexed under (candidates.index_terms)
+    budget: tuple[int, int]        # candidates.CELLS_PER_PAPER and MAX_TERMS
+    terms_per_paper: int           # the terms each paper was indexed under (candidates.index_terms) ...
+    heaviest: np.ndarray           # ... and its heaviest columns (TermIndex.heaviest)
     digests: tuple[bytes, ...]     # per row, the digest of its text ...
     idf: dict[str, float]          # ... and the weight of each term: together they make the vectors
     rows: np.ndarray               # the pairs, in rank order (row, score descending, col)
@@ -117,15 +123,23 @@ def rank_with_previous(terms: TermMatrix, k: int, threshold: float, previous: Ra
     those k pairs and its scored pairs with the changed rows. Every other row is ranked in full.
     """
     vectors = terms.vectors.astype(np.float32)
-    index = index_terms(vectors)
-    if not (isinstance(previous, Ranking) and (previous.k, previous.threshold, previous.terms_per_paper) == (k, threshold, index.terms)
+    budget = (candidates.CELLS_PER_PAPER, candidates.MAX_TERMS)
+    if not (isinstance(previous, Ranking) and (previous.k, previous.threshold, previous.budget) == (k, threshold, budget)
             and len(previous.digests) == vectors.shape[0]):
         previous = None   # a paper added or removed changes every weight
     changed = changed_rows(previous, terms) if previous is not None else None
+    index = None
+    if previous is not None:
+        column_of = {key: column for column, key in enumerate(terms.keys)}
+        renumbered = np.fromiter((column_of.get(key, -1) for key in previous.idf), dtype=np.int64, count=len(previous.idf))
+        index = reindex(vectors, previous.heaviest, renumbered, changed, previous.terms_per_paper)
+        if index is None:
+            previous = None   # the budget gives another number of terms now: any pair may be scored or not
+    index = index or index_terms(vectors)
     found = rerank(previous, changed, vectors, index, k, threshold) if previous is not None else None
     rows, cols, scores = found if found is not None else rank_all(vectors, index, k, threshold)
-    ranking = Ranking(k, threshold, index.terms, terms.digests, dict(zip(terms.keys, terms.idf.tolist())), rows, cols, scores,
-                      shared_keys(terms, rows, cols, previous, changed))
+    ranking = Ranking(k, threshold, budget, index.terms, index.heaviest, terms.digests, dict(zip(terms.keys, terms.idf.tolist())),
+                      rows, cols, scores, shared_keys(terms, rows, cols, previous, changed))
     return ranking
 
 
@@ -162,7 +176,7 @@ def shared_keys(terms: TermMatrix, rows: np.ndarray, cols: np.ndarray, previous:
                 changed: np.ndarray | None) -> tuple[tuple[str, ...], ...]:
     """Per pair, the keys of the terms it shares most; a pair of two unchanged vectors that was
     ranked before keeps the keys it had (ties among terms go by key, whatever the columns)."""
-    shared: list = [None] * len(rows)
+    shared = np.empty(len(rows), dtype=object)
     todo = np.arange(len(rows))
     if previous is not None and len(previous.rows) and len(rows):
         before = previous.rows.astype(np.int64) << 32 | previous.cols
@@ -170,12 +184,10 @@ def shared_keys(terms: TermMatrix, rows: np.ndarray, cols: np.ndarray, previous:
         key = rows.astype(np.int64) << 32 | cols
         at = np.minimum(np.searchsorted(before[order], key), len(order) - 1)
         known = (before[order][at] == key) & ~changed[rows] & ~changed[cols]
-        for i, j in zip(np.flatnonzero(known).tolist(), order[at[known]].tolist()):
-            shared[i] = previous.shared[j]
+        shared[known] = np.fromiter(previous.shared, dtype=object, count=len(previous.shared))[order[at[known]]]
         todo = np.flatnonzero(~known)
-    for i, keys in zip(todo.tolist(), name_shared_terms(terms, rows[todo], cols[todo])):
-        shared[i] = keys
-    return tuple(shared)
+    shared[todo] = np.fromiter(name_shared_terms(terms, rows[todo], cols[todo]), dtype=object, count=len(todo))
+    return tuple(shared.tolist())
 
 
 def changed_rows(previous: Ranking, terms: TermMatrix) -> np.ndarray:
@@ -186,8 +198,7 @@ def changed_rows(previous: Ranking, terms: TermMatrix) -> np.ndarray:
     weighed = np.fromiter((previous.idf.get(key) != weight for key, weight in zip(terms.keys, terms.idf.tolist())),
                           dtype=bool, count=len(terms.keys))
     vectors = terms.vectors
-    entry_rows = np.repeat(np.arange(vectors.shape[0]), np.diff(vectors.indptr))
-    changed[entry_rows[weighed[vectors.indices]]] = True
+    changed[np.searchsorted(vectors.indptr, np.flatnonzero(weighed[vectors.indices]), side="right") - 1] = True
     return changed
 
 

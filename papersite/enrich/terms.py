@@ -34,6 +34,7 @@ LATEX_COMMAND_RE = re.compile(r"\\[A-Za-z]+")
 # bytes of UTF-8's multi-byte characters too.
 ASCII_LETTERS = bytes(byte if 0x61 <= byte <= 0x7A else 0x20 for byte in range(256))
 LETTERS_AND_NON_ASCII = bytes(byte if 0x61 <= byte <= 0x7A or byte >= 0x80 else 0x20 for byte in range(256))
+NON_ASCII_RE = re.compile(rb"[\x80-\xff]+")
 # Fresh texts are tokenised this many at a time: their words as Python strings (~60 bytes each, 16
 # million for 100,000 abstracts) are most of the memory counting takes, so only a chunk's live at once.
 COUNT_CHUNK = 4096
@@ -254,25 +255,30 @@ def label_keys(words: Sequence[str], keys: dict[str, str | None], word_counts: n
 
 def text_words(text: str) -> list[str]:
     """The words of a text, in order."""
-    return [word for word in text_tokens(text) if len(word) > 1]
+    return WORD_RE.findall(clean_text(text))
 
 
 def text_tokens(text: str) -> list[str]:
-    """The words of a text, in order, and its single letters (count_words drops those in NumPy:
-    cheaper than word by word). Equal to WORD_RE.findall(clean_text(text)) but for the letters,
-    without running WORD_RE's Unicode classes over every character."""
+    """The words of a text, not in order, and its single letters (count_words drops those in
+    NumPy): text_words' words without running WORD_RE's Unicode classes over every character."""
     text = clean_text(text)
     if text.isascii():
         # In ASCII, WORD_RE's letters are a-z: its words are what is left between the rest.
         return text.encode("ascii").translate(ASCII_LETTERS).decode("ascii").split()
-    # A match never spans an ASCII non-letter: split there, and run WORD_RE on the pieces with other characters.
-    tokens: list[str] = []
-    for piece in text.encode("utf-8", "surrogatepass").translate(LETTERS_AND_NON_ASCII).split():
-        if piece.isascii():
-            tokens.append(piece.decode("ascii"))
-        else:
-            tokens += WORD_RE.findall(piece.decode("utf-8", "surrogatepass"))
-    return tokens
+    # A match never spans an ASCII non-letter: split there, and run WORD_RE on the pieces with
+    # other characters only (blanked out of the rest, which is then ASCII).
+    data = bytearray(text.encode("utf-8", "surrogatepass").translate(LETTERS_AND_NON_ASCII))
+    words: list[str] = []
+    end = -1
+    for match in list(NON_ASCII_RE.finditer(data)):
+        if match.start() < end:
+            continue   # in the piece just taken
+        start = data.rfind(b" ", 0, match.start()) + 1
+        end = data.find(b" ", match.end())
+        end = len(data) if end < 0 else end
+        words += WORD_RE.findall(data[start:end].decode("utf-8", "surrogatepass"))
+        data[start:end] = b" " * (end - start)
+    return data.decode("ascii").split() + words
 
 
 def text_key(text: str) -> bytes:
@@ -332,25 +338,30 @@ def narrow(values: np.ndarray, bound: int) -> np.ndarray:
     return values.astype(np.uint16) if bound <= 1 << 16 else values
 
 
+class Numbering(dict):
+    """Words numbered as they are first looked up."""
+
+    def __missing__(self, word: str) -> int:
+        self[word] = number = len(self)
+        return number
+
+
 def number_words(texts: Sequence[str], rows: np.ndarray) -> tuple[dict[str, int], list[tuple[np.ndarray, ...]]]:
     """The words of the texts `rows` (ascending), numbered as they come (a number per distinct word),
     and per chunk of COUNT_CHUNK texts, its rows with words and the number of distinct words of each,
     and each of those words' number and count, by row and number."""
-    numbered: dict[str, int] = {}
-    letters: list[int] = []   # per number, its word's length
+    numbered = Numbering()
+    lengths = np.zeros(0, dtype=np.int64)   # per number, its word's length
     chunks = []
     for start in range(0, len(rows), COUNT_CHUNK):
         some = rows[start : start + COUNT_CHUNK]
         found = [text_tokens(texts[row]) for row in some.tolist()]
-        flat = list(itertools.chain.from_iterable(found))
-        new = set(flat).difference(numbered)
-        letters += [len(word) for word in new]
-        for word in new:
-            numbered[word] = len(numbered)
-        numbers = np.fromiter(map(numbered.__getitem__, flat), dtype=np.int64, count=len(flat))
-        token_rows = np.repeat(some, [len(words) for words in found])
-        del found, flat, new
-        words = np.array(letters)[numbers] > 1   # single letters are no words
+        token_rows = np.repeat(some, [len(tokens) for tokens in found])
+        numbers = np.fromiter(map(numbered.__getitem__, itertools.chain.from_iterable(found)), dtype=np.int64, count=len(token_rows))
+        del found
+        if len(numbered) > len(lengths):
+            lengths = np.concatenate([lengths, [len(word) for word in itertools.islice(numbered, len(lengths), None)]])
+        words = lengths[numbers] > 1   # single letters are no words
         numbers, token_rows = numbers[words], token_rows[words]
         span = max(1, len(numbered))
         pairs, counts = np.unique(token_rows * span + numbers, return_counts=True)
