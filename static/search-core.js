@@ -636,12 +636,18 @@
 
   var LUNR_JS = "assets/vendor/lunr.js";  // papersite/urls.py LUNR_JS
 
+  var lunrWaiting = null;  // callbacks while lunr.js loads: it is loaded once, however many ask
+
   function loadLunr(env, callback) {
     if (lunrLib) { callback(null); return; }
+    if (lunrWaiting) { lunrWaiting.push(callback); return; }
+    lunrWaiting = [callback];
     env.load(LUNR_JS, function (error) {
       if (!error && !env.global.lunr) error = new Error("lunr.js did not load");
       if (!error) register(env.global.lunr);
-      callback(error);
+      var callbacks = lunrWaiting;
+      lunrWaiting = null;
+      callbacks.forEach(function (cb) { cb(error); });
     });
   }
 
@@ -885,7 +891,7 @@
       try {
         return { results: source.syntaxSearch(text), mode: "syntax", every: 0, fuzzy: [], unmatched: [], error: null };
       } catch (err) {
-        if (lunrLib && err instanceof lunrLib.QueryParseError) {
+        if (lunrLib && (err instanceof lunrLib.QueryParseError || err.name === "QueryParseError")) {
           return { results: [], mode: "syntax", every: 0, fuzzy: [], unmatched: [], error: err.message };
         }
         throw err;
@@ -1006,6 +1012,7 @@
   api.search = search;
   api.entries = entries;
   api.isSyntax = isSyntax;
+  api.isStopWord = function (word) { return word in STOP_WORDS; };
   api.lookups = lookups;
   api.displayParts = displayParts;
   api.wordMatches = wordMatches;

@@ -119,27 +119,69 @@ def rice_code(docs: np.ndarray, terms: np.ndarray, counts: np.ndarray, n_docs: i
     """The document gaps of each term's postings (docs ascending within a term), Rice-coded."""
     if not len(docs):
         return ""
-    # A few hundred distinct counts among tens of thousands of terms: rice_k once for each.
+    return rice_segments(gaps_of(docs, terms), rice_ks(counts, n_docs)[terms], np.array([0, len(docs)]))[0]
+
+
+def rice_ks(counts: np.ndarray, n_docs: int) -> np.ndarray:
+    """rice_k of each term's count (a few hundred distinct counts among tens of thousands of terms)."""
     distinct, which = np.unique(counts, return_inverse=True)
-    k_of_term = np.array([rice_k(n_docs, c) if c else 0 for c in distinct.tolist()], dtype=np.int64)[which]
-    k = k_of_term[terms]
+    return np.array([rice_k(n_docs, c) if c else 0 for c in distinct.tolist()], dtype=np.int64)[which.reshape(-1)]
+
+
+def gaps_of(docs: np.ndarray, terms: np.ndarray) -> np.ndarray:
+    """Each posting's gap from the previous document of its term (the first from -1)."""
+    docs = docs.astype(np.int64)
     previous = np.empty_like(docs)
-    previous[0] = -1
-    previous[1:] = docs[:-1]
-    previous[np.flatnonzero(np.r_[True, terms[1:] != terms[:-1]])] = -1  # each term starts from -1
-    gap = docs - previous - 1
+    if len(docs):
+        previous[0] = -1
+        previous[1:] = docs[:-1]
+        previous[np.flatnonzero(np.r_[True, terms[1:] != terms[:-1]])] = -1
+    return docs - previous - 1
+
+
+def rice_segments(gap: np.ndarray, k: np.ndarray, bounds: np.ndarray) -> list[str]:
+    """Rice codes of the gaps, one string per segment (postings bounds[i]:bounds[i + 1]): gap >> k
+    as that many 1 bits and a 0, then the low k bits; each segment padded to 24 bits, so the
+    segments are slices of one base-64 encoding."""
+    gap, k = gap.astype(np.int64), k.astype(np.int64)
     unary, low = gap >> k, gap & ((1 << k) - 1)
     length = unary + 1 + k
-    start = np.cumsum(length) - length
-    total = int(length.sum())
-    bits = np.zeros(total + (-total % 24), dtype=np.uint8)
-    within = np.arange(int(unary.sum())) - np.repeat(np.cumsum(unary) - unary, unary)
-    bits[np.repeat(start, unary) + within] = 1  # gap >> k ones; the zero after them is already there
-    within = np.arange(int(k.sum())) - np.repeat(np.cumsum(k) - k, k)
-    k_rep = np.repeat(k, k)
-    bits[np.repeat(start + unary + 1, k) + within] = (np.repeat(low, k) >> (k_rep - 1 - within)) & 1
-    raw = np.packbits(bits).tobytes()
-    return base64.b64encode(raw).translate(BASE64_TO_DIGITS).decode("ascii")
+    unary32 = unary.astype(np.int32)
+    cumulative = np.concatenate([[0], np.cumsum(length)])
+    seg_bits = cumulative[bounds[1:]] - cumulative[bounds[:-1]]
+    seg_start = np.concatenate([[0], np.cumsum(seg_bits + (-seg_bits % 24))])
+    # each posting's first bit: where its segment starts, plus the bits before it in the segment
+    start = cumulative[:-1] + np.repeat(seg_start[:-1] - cumulative[bounds[:-1]], np.diff(bounds))
+    bits = np.zeros(int(seg_start[-1]), dtype=np.uint8)
+    within = np.arange(int(unary.sum())) - np.repeat(np.cumsum(unary) - unary, unary32)
+    bits[np.repeat(start, unary32) + within] = 1  # gap >> k ones; the zero after them is already there
+    del within
+    low_start = start + unary + 1
+    for j in range(int(k.max(initial=0))):      # then the low k bits, most significant first
+        has = k > j
+        bits[low_start[has] + j] = (low[has] >> (k[has] - 1 - j)) & 1
+    text = base64.b64encode(np.packbits(bits).tobytes()).translate(BASE64_TO_DIGITS).decode("ascii")
+    chars = (seg_start // 6).tolist()
+    return [text[a:b] for a, b in zip(chars, chars[1:])]
+
+
+def varint_segments(numbers: np.ndarray, bounds: np.ndarray) -> list[str]:
+    """varints(numbers[bounds[i]:bounds[i + 1]]) for each segment, all encoded at once in numpy."""
+    numbers = numbers.astype(np.int64)
+    digits = np.ones(len(numbers), dtype=np.int64)
+    for power in range(1, 13):
+        digits += numbers >= (1 << (5 * power))
+    ends = np.cumsum(digits)
+    out = np.empty(int(ends[-1]) if len(ends) else 0, dtype=np.uint8)
+    end_table = np.frombuffer(VARINT_END.encode("ascii"), dtype=np.uint8)
+    more_table = np.frombuffer(VARINT_MORE.encode("ascii"), dtype=np.uint8)
+    out[ends - 1] = end_table[numbers & 31]
+    for j in range(1, int(digits.max(initial=1))):
+        has = digits > j
+        out[(ends - 1 - j)[has]] = more_table[(numbers[has] >> (5 * j)) & 31]
+    text = out.tobytes().decode("ascii")
+    chars = np.concatenate([[0], ends])[bounds].tolist()
+    return [text[a:b] for a, b in zip(chars, chars[1:])]
 
 
 NEAR_HALF = 1e-6  # far wider than the rounding errors of x * 1000 + 0.5

@@ -48,7 +48,7 @@ import numpy as np
 from lunr import __TARGET_JS_VERSION__ as LUNR_JS_VERSION
 
 from .lunr_index import B, K1, lunr_idf
-from .search_codec import NEAR_HALF, front_code, rice_code, varints
+from .search_codec import NEAR_HALF, front_code, gaps_of, rice_ks, rice_segments, varint_segments, varints
 from .search_terms import TermCounts
 
 FORMAT = 1
@@ -71,36 +71,56 @@ class Layout:
 def shard_files(counts: TermCounts, pipeline: list[str], docs: list[list], tag_docs: dict[str, list[int]],
                 layout: Layout = Layout()) -> tuple[dict, dict[str, object]]:
     """The meta, and name -> value of every other file (search.py writes each as a script).
-    `docs`: each document's store entry, in order; `tag_docs`: each topic's document numbers."""
+    `docs`: each document's store entry, in order; `tag_docs`: each topic's document numbers.
+
+    Every posting of a field is encoded at once (numpy), as segments: one per bucket for its
+    terms' inline postings, one per term with a file of its own."""
     n_docs, n_terms = len(counts.refs), len(counts.terms)
     per_field = [np.bincount(p.terms, minlength=n_terms) for p in counts.postings]
     df = sum(per_field) if per_field else np.zeros(n_terms, np.int64)
-    weights = Weights(counts, df)
-    starts = [np.concatenate([[0], np.cumsum(c)]) for c in per_field]
-    files: dict[str, object] = {}
+    idf = idf_of(df, n_docs)
     keys = bucket_keys(counts.terms, per_field, layout)
-    for key, first, last in keys:
-        bucket = {"terms": front_code(counts.terms[first:last]), "counts": [], "gaps": [], "tf": [], "len": [], "fix": []}
-        for f, (postings, c, s) in enumerate(zip(counts.postings, per_field, starts)):
-            bucket["counts"].append(varints(c[first:last].tolist()))
-            small = [t for t in range(first, last) if 0 < c[t] <= layout.inline]
-            rows = np.concatenate([np.arange(s[t], s[t + 1]) for t in small]) if small else np.zeros(0, np.int64)
-            bucket["gaps"].append(rice_code(postings.docs[rows].astype(np.int64), postings.terms[rows].astype(np.int64), c, n_docs))
-            bucket["tf"].append(varints((postings.tfs[rows] - 1).tolist()))
-            bucket["len"].append(varints(postings.lengths[postings.docs[rows]].tolist()))
-            bucket["fix"] += [[f, int(postings.terms[rows[i]]) - first, int(rows[i] - s[postings.terms[rows[i]]]), w]
-                              for i, w in weights.fixes(f, rows)]
+    firsts = np.array([first for _, first, _ in keys] + [n_terms], dtype=np.int64)
+    bucket_of = np.repeat(np.arange(len(keys)), np.diff(firsts))
+    buckets = [{"terms": front_code(counts.terms[first:last]), "counts": [], "gaps": [], "tf": [], "len": [], "fix": []}
+               for _, first, last in keys]
+    files: dict[str, object] = {}
+    for f, (postings, c) in enumerate(zip(counts.postings, per_field)):
+        for bucket, text in zip(buckets, varint_segments(c, firsts)):
+            bucket["counts"].append(text)
+        starts = np.concatenate([[0], np.cumsum(c)])
+        small = (c <= layout.inline)[postings.terms]
+        inline_rows, own_rows = np.flatnonzero(small), np.flatnonzero(~small)
+        big = np.flatnonzero(c > layout.inline)
+        order = np.concatenate([inline_rows, own_rows])
+        bounds = np.concatenate([[0], np.cumsum(np.bincount(bucket_of[postings.terms[inline_rows]], minlength=len(keys))),
+                                 len(inline_rows) + np.cumsum(c[big])])
+        all_gaps, k_of_term = gaps_of(postings.docs, postings.terms).astype(np.int32), rice_ks(c, n_docs).astype(np.int8)
+        gaps, tfs, lengths = [], [], []
+        for a, b in segment_chunks(bounds):   # a million postings at a time: numpy's temporaries stay small
+            rows, local = order[bounds[a]:bounds[b]], bounds[a:b + 1] - bounds[a]
+            gaps += rice_segments(all_gaps[rows], k_of_term[postings.terms[rows]], local)
+            tfs += varint_segments(postings.tfs[rows] - 1, local)
+            lengths += varint_segments(postings.lengths[postings.docs[rows]], local)
+        del all_gaps
+        fixes = near_boundary(postings, counts.boosts[f], idf)
+        own: dict[int, list] = {int(t): [] for t in big.tolist()}
+        for row, weight in fixes:
+            t = int(postings.terms[row])
+            if t in own:
+                own[t].append([row - int(starts[t]), weight])
+            else:
+                b = int(bucket_of[t])
+                buckets[b]["fix"].append([f, t - int(firsts[b]), row - int(starts[t]), weight])
+        for b, bucket in enumerate(buckets):
+            bucket["gaps"].append(gaps[b])
+            bucket["tf"].append(tfs[b])
+            bucket["len"].append(lengths[b])
+        for i, t in enumerate(big.tolist(), len(buckets)):
+            term = counts.terms[t]
+            files.setdefault(list_name(f, term), []).append([term, gaps[i], tfs[i], lengths[i], own[t]])
+    for (key, _, _), bucket in zip(keys, buckets):
         files["d-" + (file_name(key) or "_")] = bucket
-        for f, (postings, c, s) in enumerate(zip(counts.postings, per_field, starts)):
-            for t in range(first, last):
-                if c[t] > layout.inline:
-                    rows = np.arange(s[t], s[t + 1])
-                    entry = [counts.terms[t],
-                             rice_code(postings.docs[rows].astype(np.int64), np.zeros(len(rows), np.int64), c[t:t + 1], n_docs),
-                             varints((postings.tfs[rows] - 1).tolist()),
-                             varints(postings.lengths[postings.docs[rows]].tolist()),
-                             [[i, w] for i, w in weights.fixes(f, rows)]]
-                    files.setdefault(f"p{f}-{file_name(counts.terms[t])}", []).append(entry)
     for n in range(0, n_docs, layout.chunk):
         files[f"s-{n // layout.chunk}"] = docs[n:n + layout.chunk]
     for slug, numbers in tag_docs.items():
@@ -123,9 +143,51 @@ def shard_files(counts: TermCounts, pipeline: list[str], docs: list[list], tag_d
     return meta, files
 
 
+def idf_of(df: np.ndarray, n_docs: int) -> np.ndarray:
+    """lunr_idf of each term's document frequency (math.log, as lunr.py computes it: numpy's log may
+    differ in the last bit), once per distinct frequency."""
+    distinct, which = np.unique(df, return_inverse=True)
+    return np.array([lunr_idf(int(n), n_docs) for n in distinct.tolist()], dtype=np.float64)[which.reshape(-1)]
+
+
+CHUNK_POSTINGS = 1 << 20
+
+
+def segment_chunks(bounds: np.ndarray) -> list[tuple[int, int]]:
+    """Runs of whole segments (bounds[a]:bounds[b]) of about CHUNK_POSTINGS postings each."""
+    out, a = [], 0
+    cut = np.searchsorted(bounds, bounds + CHUNK_POSTINGS, side="right").tolist()
+    while a < len(bounds) - 1:
+        b = max(a + 1, min(cut[a] - 1, len(bounds) - 1))
+        out.append((a, b))
+        a = b
+    return out
+
+
+def near_boundary(postings, boost: float, idf: np.ndarray) -> list[tuple[int, float]]:
+    """(posting, Python's weight) of the postings whose weight is within NEAR_HALF of a rounding
+    boundary, computed with the same IEEE operations in the same order as lunr.py's Builder."""
+    out = []
+    for start in range(0, len(postings.docs), CHUNK_POSTINGS):
+        rows = slice(start, start + CHUNK_POSTINGS)
+        tf = postings.tfs[rows].astype(np.float64)
+        norm = K1 * (1 - B + B * (postings.lengths[postings.docs[rows]] / postings.average)) if postings.average else 0
+        score = idf[postings.terms[rows]] * ((K1 + 1) * tf) / (norm + tf)
+        score *= boost
+        scaled = score * 1000
+        near = np.flatnonzero(np.abs(scaled - np.floor(scaled) - 0.5) < NEAR_HALF)
+        out += [(start + int(i), round(float(score[i]), 3)) for i in near.tolist()]
+    return out
+
+
 def script_path(name: str) -> str:
     """The output path of the file `name` (a key of shard_files)."""
     return f"{DIRECTORY}/{name}.js"
+
+
+def list_name(f: int, term: str) -> str:
+    """The file of a term's postings in field f."""
+    return f"p{f}-{file_name(term)}"
 
 
 def file_name(term: str) -> str:
@@ -179,30 +241,10 @@ def bucket_keys(terms: Sequence[str], per_field: Sequence[np.ndarray], layout: L
                 merged.append(piece)
         return merged
 
-    return split("", 0, len(terms)) if terms else []
-
-
-class Weights:
-    """lunr's weight of each posting, computed as search-core.js computes it, to find the ones
-    within NEAR_HALF of a rounding boundary."""
-
-    def __init__(self, counts: TermCounts, df: np.ndarray):
-        n_docs = len(counts.refs)
-        self.idf = np.array([lunr_idf(n, n_docs) for n in df.tolist()], dtype=np.float64)
-        self.counts = counts
-
-    def fixes(self, f: int, rows: np.ndarray) -> list[tuple[int, float]]:
-        """(index among `rows`, Python's weight) for the postings of field f at `rows` near a boundary."""
-        if not len(rows):
-            return []
-        postings, boost = self.counts.postings[f], self.counts.boosts[f]
-        tf = postings.tfs[rows].astype(np.float64)
-        norm = K1 * (1 - B + B * (postings.lengths[postings.docs[rows]] / postings.average))
-        score = self.idf[postings.terms[rows]] * ((K1 + 1) * tf) / (norm + tf)
-        score *= boost
-        scaled = score * 1000
-        near = np.flatnonzero(np.abs(scaled - np.floor(scaled) - 0.5) < NEAR_HALF)
-        return [(int(i), round(float(score[i]), 3)) for i in near.tolist()]
+    if not terms:
+        return []
+    keys = split("", 0, len(terms))
+    return [("", 0, keys[0][2])] + keys[1:]   # the first starts at "", before every term
 
 
 def tag_documents(tags_of: Sequence[Sequence[str]]) -> dict[str, list[int]]:

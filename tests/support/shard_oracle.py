@@ -25,7 +25,7 @@ from lunr.vector import Vector
 
 from papersite.publish.lunr_index import SEARCH_PIPELINE, fold
 from papersite.publish.search_codec import DIGITS, rice_k
-from papersite.publish.search_shards import DIRECTORY, FORMAT, file_name
+from papersite.publish.search_shards import DIRECTORY, FORMAT, file_name, list_name
 
 from papersite import urls
 
@@ -47,7 +47,7 @@ def decode_gaps(bits: str, counts: list[int], n_docs: int) -> list[list[int]]:
     stream = "".join(format(DIGITS.index(c), "06b") for c in bits)
     pos, out = 0, []
     for count in counts:
-        k, d, docs = rice_k(n_docs, count), -1, []
+        k, d, docs = rice_k(n_docs, count) if count else 0, -1, []
         for _ in range(count):
             q = 0
             while stream[pos] == "1":
@@ -157,7 +157,7 @@ class ShardSource:
             elif count <= self.meta["inline"]:
                 docs, tfs, lens, fix = bucket["lists"][(i, f)]
             else:
-                entries = self.file(f"p{f}-{file_name(term)}")
+                entries = self.file(list_name(f, term))
                 _, gaps, tf, length, fixes = next(e for e in entries if e[0] == term)
                 docs = decode_gaps(gaps, [count], self.documents)[0]
                 tfs, lens, fix = [x + 1 for x in read_varints(tf)], read_varints(length), dict(fixes)
