@@ -660,10 +660,10 @@
   // ---------------------------------------------------------------------------------------
   // The as-you-type query (tests/support/search_query.py: the rules are explained there).
 
-  var PREFIX_BOOST = 1, EXACT_BOOST = 10, FUZZY_BOOST = 0.2;
-  var MAX_EXPANSIONS = 40, EXPANSION_BUDGET = 20000, MIN_PREFIX = 2, MIN_FUZZY = 4, FUZZY_KEEP = 2;
+  var PREFIX_BOOST = 1, EXACT_BOOST = 10, FUZZY_BOOST = 3;
+  var MAX_EXPANSIONS = 20, EXPANSION_BUDGET = 5000, MIN_PREFIX = 2, MIN_FUZZY = 4, FUZZY_KEEP = 2;
   var ALPHABET = "abcdefghijklmnopqrstuvwxyz";
-  var COMMON_SHARE = 0.4, COMMON_MIN = 1000, COMMON_FIELDS = ["title"];
+  var COMMON_SHARE = 0.4, COMMON_MIN = 1000, COMMON_MAX = 20000, COMMON_FIELDS = ["title"];
   // lunr's English stop words (lunr.stopWordFilter; tests/test_search.py checks the list).
   var STOP_WORDS = termSet(("a able about across after all almost also am among an and any are as at be because been but by " +
     "can cannot could dear did do does either else ever every for from get got had has have he her hers him his how however " +
@@ -720,7 +720,7 @@
 
   function isCommon(source, term) {
     var df = source.df(term);
-    return df > COMMON_MIN && df > COMMON_SHARE * source.documents;
+    return df > COMMON_MIN && (df > COMMON_SHARE * source.documents || df > COMMON_MAX);
   }
 
   function fieldsFor(source, term) {
@@ -818,17 +818,36 @@
     return clauses;
   }
 
+  function popcount(x) {
+    x -= (x >>> 1) & 0x55555555;
+    x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+    return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+  }
+
   // lunr's Index.query over the clauses (terms the index has, no wildcards), with its arithmetic
   // in its order: a query vector per field (boosts summed), each (field, document) scored as
   // dot(query, field vector) / |query|, the products summed in term order; a document's fields
   // summed in the order they first matched; results in the order documents first matched, then
-  // sorted by score (a stable sort, as lunr's). search_query.py `score` is the same.
-  function score(source, clauses) {
-    var nDocs = source.documents, nFields = source.fields.length, f, i;
+  // sorted by score (a stable sort, as lunr's). search_query.py `score` is the same. Then the
+  // ranking (search_query.py `rank`): results matching more of the words first (of the words
+  // that must match, then of the common ones), by score within each: one stable sort. Which
+  // words a document matched is kept as bits (32 words to an Uint32Array).
+  // -> {results: [{doc, score, groups, common}] ranked, every: how many match every word that must}
+  function score(source, clauses, groups) {
+    var nDocs = source.documents, nFields = source.fields.length, f, i, b;
+    var blocks = Math.max(1, Math.ceil(groups.length / 32)), masks = [], wanted = new Uint32Array(blocks), common = new Uint32Array(blocks);
+    var termBits = Object.create(null);   // term -> the groups it belongs to, as bits
+    groups.forEach(function (g, k) {
+      var terms = groupTerms(g);
+      if (!terms.length) return;
+      (g.soft ? common : wanted)[k >> 5] |= 1 << (k & 31);
+      terms.forEach(function (c) { (termBits[c[0]] || (termBits[c[0]] = new Uint32Array(blocks)))[k >> 5] |= 1 << (k & 31); });
+    });
+    for (b = 0; b < blocks; b++) masks.push(new Uint32Array(nDocs));
     var vectors = [], seen = Object.create(null), order = [], marked = new Uint8Array(nDocs * nFields);
-    var matched = Object.create(null);  // doc -> [terms]
     for (f = 0; f < nFields; f++) vectors.push(Object.create(null));
     clauses.forEach(function (clause) {
+      var bits = termBits[clause.term];
       clause.fields.forEach(function (f) {
         var v = vectors[f];
         v[clause.term] = clause.term in v ? v[clause.term] + clause.boost : clause.boost;
@@ -839,7 +858,7 @@
         for (var i = 0; i < docs.length; i++) {
           var d = docs[i], at = f * nDocs + d;
           if (!marked[at]) { marked[at] = 1; order.push(at); }
-          (matched[d] || (matched[d] = [])).push(clause.term);
+          for (var b = 0; b < blocks; b++) masks[b][d] |= bits[b];
         }
       });
     });
@@ -854,42 +873,49 @@
       dots.push(dot);
       magnitude.push(Math.sqrt(sum));
     }
-    var results = [], byDoc = Object.create(null);
+    var results = [], byDoc = new Int32Array(nDocs).fill(-1), nWanted = 0;
+    for (b = 0; b < blocks; b++) nWanted += popcount(wanted[b]);
     for (i = 0; i < order.length; i++) {
       f = Math.floor(order[i] / nDocs);
       var d = order[i] - f * nDocs, s = dots[f][d] / magnitude[f] || 0;
-      if (d in byDoc) byDoc[d].score += s;
-      else results.push(byDoc[d] = { doc: d, score: s, terms: termSet(matched[d]) });
+      if (byDoc[d] >= 0) { results[byDoc[d]].score += s; continue; }
+      var r = { doc: d, score: s, groups: 0, common: 0, position: results.length };
+      for (b = 0; b < blocks; b++) { r.groups += popcount(masks[b][d] & wanted[b]); r.common += popcount(masks[b][d] & common[b]); }
+      byDoc[d] = results.length;
+      results.push(r);
     }
-    return results.sort(function (a, b) { return b.score - a.score; });
-  }
-
-  // Results matching more of the (not common) words first; -> how many match them all.
-  function rank(results, groups) {
-    var wanted = [];
-    groups.forEach(function (g) {
-      var terms = groupTerms(g);
-      if (!g.soft && terms.length) wanted.push(terms.map(function (c) { return c[0]; }));
-    });
-    results.forEach(function (r) {
-      r.groups = 0;
-      wanted.forEach(function (w) { if (w.some(function (t) { return t in r.terms; })) r.groups++; });
-    });
-    results.sort(function (a, b) { return b.groups - a.groups; });
+    results.sort(function (x, y) { return y.groups - x.groups || y.common - x.common || y.score - x.score || x.position - y.position; });
     var every = 0;
-    results.forEach(function (r) { if (r.groups === wanted.length) every++; });
-    return every;
+    for (i = 0; i < results.length && results[i].groups === nWanted; i++) every++;
+    return { results: results, every: every };
   }
 
-  // -> {results: [{doc, score, terms, groups}], mode: "syntax" | "all" | "some" | "any" | "none",
+  // The index terms result `r` of a typed query matched (for highlighting): the clauses' terms
+  // whose postings, in the clauses' fields, hold its document.
+  function matchedTerms(source, clauses, r) {
+    var terms = Object.create(null);
+    clauses.forEach(function (c) {
+      if (c.term in terms) return;
+      c.fields.forEach(function (f) {
+        var docs = source.postings(c.term, f).docs, lo = 0, hi = docs.length;
+        while (lo < hi) { var mid = (lo + hi) >> 1; if (docs[mid] < r.doc) lo = mid + 1; else hi = mid; }
+        if (lo < docs.length && docs[lo] === r.doc) terms[c.term] = true;
+      });
+    });
+    return terms;
+  }
+
+  // -> {results: [{doc, score, groups, common}], mode: "syntax" | "all" | "some" | "any" | "none",
   //     every: results (the first ones) matching every word, fuzzy: words matched by close
-  //     spellings, unmatched: words nothing matched, error}. Throws Missing.
+  //     spellings, unmatched: words nothing matched, error, terms(result): the index terms it
+  //     matched}. Throws Missing.
   function runQuery(source, text) {
     var none = { results: [], mode: "none", every: 0, fuzzy: [], unmatched: [], error: null };
     if (!String(text).trim()) return none;
     if (isSyntax(text)) {
       try {
-        return { results: source.syntaxSearch(text), mode: "syntax", every: 0, fuzzy: [], unmatched: [], error: null };
+        return { results: source.syntaxSearch(text), mode: "syntax", every: 0, fuzzy: [], unmatched: [], error: null,
+                 terms: function (r) { return r.terms; } };
       } catch (err) {
         if (lunrLib && (err instanceof lunrLib.QueryParseError || err.name === "QueryParseError")) {
           return { results: [], mode: "syntax", every: 0, fuzzy: [], unmatched: [], error: err.message };
@@ -902,11 +928,12 @@
     if (!clauses.length) return { results: [], mode: "none", every: 0, fuzzy: [], unmatched: unmatched, error: null };
     var wanted = source.need(clauses);
     if (wanted.length) throw new Missing(wanted);
-    var results = score(source, clauses), every = rank(results, groups);
+    var scored = score(source, clauses, groups), results = scored.results, every = scored.every;
     return {
       results: results, every: every, error: null, unmatched: unmatched,
       mode: !results.length ? "none" : every === results.length ? "all" : every ? "some" : "any",
-      fuzzy: groups.filter(function (g) { return g.fuzzy.length; }).map(function (g) { return g.word; })
+      fuzzy: groups.filter(function (g) { return g.fuzzy.length; }).map(function (g) { return g.word; }),
+      terms: function (r) { return r.terms || (r.terms = matchedTerms(source, clauses, r)); }
     };
   }
 
@@ -977,13 +1004,26 @@
     return String(text).split(DISPLAY_SPLIT_RE);
   }
 
-  // `terms`: the index terms a result matched.
+  // The parts of a word that mixes capitals ("HyperGAN": Hyper, GAN), as the index has them
+  // (lunr_index.py: camel_parts).
+  var CAMEL_WORD_RE = /^[A-Za-z0-9]*(?:[a-z][A-Z]|[A-Z][A-Z][a-z])[A-Za-z0-9]*$/;
+  var CAMEL_PART_RE = /[A-Z]+(?=[A-Z][a-z]{2})|[A-Z]?[a-z]+|[A-Z]+[a-z]?|[0-9]+/g;
+
+  // `terms`: the index terms a result matched. A word is matched by itself, its stem, the
+  // joined form of its compounds or one of its capitalised parts.
   function wordMatches(word, terms) {
     var words = tokenWords(word);
+    if (CAMEL_WORD_RE.test(word)) words = words.concat((word.match(CAMEL_PART_RE) || []).filter(function (p) { return p.length >= 3; }).map(fold));
     for (var i = 0; i < words.length; i++) {
       if (words[i] in terms || stemWord(words[i]) in terms) return true;
     }
     return false;
+  }
+
+  // A compound shown as words and hyphens ("Off-Policy"): matched by its joined form alone.
+  function compoundMatches(words, terms) {
+    var joined = fold(words.join("")).replace(APOSTROPHE_RE, "");
+    return joined in terms || stemWord(joined) in terms;
   }
 
   var api = global.PapersiteSearch = global.PapersiteSearch || {};
@@ -1016,5 +1056,6 @@
   api.lookups = lookups;
   api.displayParts = displayParts;
   api.wordMatches = wordMatches;
+  api.compoundMatches = compoundMatches;
   api.lunr = function () { return lunrLib; };
 })(typeof window !== "undefined" ? window : this);

@@ -26,9 +26,12 @@
     return name.slice(0, MAX_NAME - 9) + "~" + ("0000000" + h.toString(16)).slice(-8);
   }
 
-  // lunr.py's round(x, 3), exactly: the decimal nearest x, ties to even. toFixed rounds the exact
-  // binary value, so only exact ties (x * 16 an odd integer) need the even rule.
+  // lunr.py's round(x, 3), exactly: the decimal nearest x, ties to even. Near a half, toFixed,
+  // which rounds the exact binary value (only exact ties, x * 16 an odd integer, need the even
+  // rule); elsewhere x * 1000 is far enough from a half for its rounding error not to matter.
   function round3(x) {
+    var scaled = x * 1000, n = Math.floor(scaled), frac = scaled - n;
+    if (Math.abs(frac - 0.5) > 1e-6) return (frac < 0.5 ? n : n + 1) / 1000;  // far from a half: the nearest is clear
     var y = x * 16;
     if (y === Math.floor(y) && y % 2 === 1) { var n = Math.floor(x * 1000); return (n % 2 === 0 ? n : n + 1) / 1000; }
     return +x.toFixed(3);
@@ -47,6 +50,7 @@
     this.keys = api.frontDecode(meta.buckets);
     this.buckets = Object.create(null);
     this.lists = Object.create(null);
+    this.tokenSets = Object.create(null);
   }
 
   ShardSource.prototype.file = function (name) {
@@ -259,10 +263,14 @@
         plans.push({ clause: clause, term: term });
       });
     });
-    var terms = [];
-    this.bucketsFor(Object.keys(numbers).map(Number)).forEach(function (bucket) { terms = terms.concat(bucket.terms); });
-    terms.sort();  // lunr.TokenSet wants JavaScript's order
-    var tokenSet = lunr.TokenSet.fromArray(terms), reach = Object.create(null);
+    var wanted = Object.keys(numbers).map(Number).sort(function (x, y) { return x - y; }), key = wanted.join(" ");
+    var buckets = this.bucketsFor(wanted), tokenSet = this.tokenSets[key], reach = Object.create(null);
+    if (!tokenSet) {   // kept: the whole dictionary's, for an edit distance, is costly to make
+      var terms = [];
+      buckets.forEach(function (bucket) { terms = terms.concat(bucket.terms); });
+      terms.sort();  // lunr.TokenSet wants JavaScript's order
+      tokenSet = this.tokenSets[key] = lunr.TokenSet.fromArray(terms);
+    }
     plans.forEach(function (plan) {
       var clause = Object.assign({}, plan.clause, { term: plan.term });
       tokenSet.intersect(lunr.TokenSet.fromClause(clause)).toArray().forEach(function (term) {

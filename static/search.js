@@ -1,11 +1,11 @@
 // Search: the header box on every page and the full results page (search.html?q=...&tag=...).
 //
 // Nothing is loaded on a plain page view. The first focus of (or typing in) a search box loads
-// search-core.js (normalisation, stemmer, the query, which must agree with the Python build), the
-// index file and the store file by inserting <script> elements (a fetch would fail under
-// file://); each file assigns a global. The index file is the whole index on a small site, or the
-// meta of a sharded one: then search-shards.js is loaded too, and each query loads the few files
-// it needs (its words' dictionary buckets and postings, the store chunks of the results shown).
+// search-core.js (normalisation, stemmer, the query, which must agree with the Python build),
+// search-shards.js, the index file and the store file by inserting <script> elements (a fetch
+// would fail under file://); each file assigns a global. The index file is the whole index on a
+// small site, or the meta of a sharded one: then each query loads the few files it needs (its
+// words' dictionary buckets and postings, the store chunks of the results shown).
 // lunr.js is loaded only for lunr query syntax. This file is only the page side, so every page
 // loads little.
 //
@@ -44,15 +44,16 @@
   }
   var env = { global: global, load: loadScript };
 
-  // Loads search-core.js, the index file and the store file in parallel (and search-shards.js when
-  // the index file is a sharded site's meta).
+  // Loads search-core.js, the index file, the store file and search-shards.js in parallel (the
+  // last is used only when the index file is a sharded site's meta; loading it at once saves a
+  // round trip there, and costs a small site a few kilobytes).
   function whenReady(callback) {
     if (state === "ready" || state === "failed") { callback(); return; }
     waiting.push(callback);
     if (state !== "idle") return;
     state = "loading";
     api.timings.start = performance.now();
-    var left = 3, failed = null;
+    var left = 4, failed = null;
     function finish(error) {
       try {
         if (error) throw error;
@@ -77,15 +78,12 @@
       if (failed) { finish(failed); return; }
       var index = global[INDEX_GLOBAL], meta = index && index.shards;
       if (!api.search || !index || !global[STORE_GLOBAL]) { finish(new Error("search data missing")); return; }
-      if (!meta) { finish(null); return; }
-      loadScript(PATHS.shards, function (error) {
-        if (!error) {
-          try { source = new api.ShardSource(meta, global[STORE_GLOBAL], env); } catch (e) { error = e; }
-        }
-        finish(error);
-      });
+      if (meta) {
+        try { source = new api.ShardSource(meta, global[STORE_GLOBAL], env); } catch (e) { finish(e); return; }
+      }
+      finish(null);
     }
-    ["index", "core", "store"].forEach(function (name) { loadScript(PATHS[name], loaded); });
+    ["index", "core", "store", "shards"].forEach(function (name) { loadScript(PATHS[name], loaded); });
   }
   api.whenReady = whenReady;
 
@@ -116,18 +114,27 @@
     return node;
   }
 
-  // Appends `text` to `parent`, each word whose stem matched wrapped in <mark>.
+  // Appends `text` to `parent`, each word (or hyphenated compound) that matched wrapped in <mark>.
   function appendHighlighted(parent, text, terms) {
-    var parts = api.displayParts(text), plain = "";
-    for (var i = 0; i < parts.length; i++) {
-      var part = parts[i];
-      if (i % 2 === 0 && part && api.wordMatches(part, terms)) {
-        if (plain) parent.appendChild(document.createTextNode(plain));
-        plain = "";
-        parent.appendChild(el("mark", null, part));
-      } else {
-        plain += part;
+    var parts = api.displayParts(text), plain = "", i = 0;
+    function mark(from, to) {
+      if (plain) parent.appendChild(document.createTextNode(plain));
+      plain = "";
+      parent.appendChild(el("mark", null, parts.slice(from, to + 1).join("")));
+      i = to + 1;
+    }
+    while (i < parts.length) {
+      if (i % 2 === 0 && parts[i]) {
+        var end = i, words = [parts[i]], found = -1;
+        while (end + 2 < parts.length && parts[end + 1] === "-" && parts[end + 2]) { end += 2; words.push(parts[end]); }
+        for (var j = end, n = words.length; j > i && found < 0; j -= 2, n--) {
+          if (api.compoundMatches(words.slice(0, n), terms)) found = j;
+        }
+        if (found < 0 && api.wordMatches(parts[i], terms)) found = i;
+        if (found >= 0) { mark(i, found); continue; }
       }
+      plain += parts[i];
+      i++;
     }
     if (plain) parent.appendChild(document.createTextNode(plain));
   }
@@ -212,7 +219,7 @@
       list.id = "search-popup-list";
       entries.forEach(function (d, i) {
         if (!d) return;
-        var terms = results[i].terms, li = el("li"), a = el("a");
+        var terms = outcome.terms(results[i]), li = el("li"), a = el("a");
         li.id = "search-option-" + i;
         li.setAttribute("role", "option");
         li.setAttribute("aria-selected", "false");
@@ -306,8 +313,9 @@
     var params = new URLSearchParams(location.search);
     input.value = params.get("q") || "";
     if (tagSelect) tagSelect.value = params.get("tag") || "";
-    // The list shown: result documents, their matched terms, whether each has every word.
-    var shown = { docs: [], terms: [], full: [], count: 0, every: 0 }, started = false;
+    // The list shown: result documents, their results (for the terms they matched, `termsOf`),
+    // whether each has every word.
+    var shown = { docs: [], terms: [], full: [], count: 0, every: 0, termsOf: null }, started = false;
 
     function tag() { return tagSelect ? tagSelect.value : ""; }
     function clearNode(node) { while (node.firstChild) node.removeChild(node.firstChild); }
@@ -354,7 +362,7 @@
         entries.forEach(function (d, i) {
           var at = from + i;
           if (at === shown.every && at > 0 && !shown.full[at]) results.appendChild(el("li", "search-divider", "Papers with some of the words"));
-          if (d) results.appendChild(card(d, shown.terms[at]));
+          if (d) results.appendChild(card(d, shown.termsOf ? shown.termsOf(shown.terms[at]) : {}));
         });
         shown.count = Math.min(shown.docs.length, from + PAGE_SIZE);
         if (shown.count < shown.docs.length) {
@@ -391,7 +399,7 @@
     function render() {
       var q = input.value, t = tag(), ticket = latest.page = (latest.page || 0) + 1;
       function current() { return latest.page === ticket; }
-      function reset() { clearNode(results); shown = { docs: [], terms: [], full: [], count: 0, every: 0 }; }
+      function reset() { clearNode(results); shown = { docs: [], terms: [], full: [], count: 0, every: 0, termsOf: null }; }
       if (!q.trim() && !t) { reset(); say("Type a query to search every paper."); return; }
       if (state !== "ready") { say(state === "failed" ? "Search could not be loaded." : "Loading search\u2026"); return; }
       var where = t ? " in " + tagName(t) : "";
@@ -412,10 +420,11 @@
           if (error) { say("Search could not be loaded."); return; }
           reset();
           if (outcome.error) { say(queryError(outcome.error)); return; }
+          shown.termsOf = outcome.terms;
           outcome.results.forEach(function (r, i) {
             if (inTopic && !inTopic[r.doc]) return;
             shown.docs.push(r.doc);
-            shown.terms.push(r.terms);
+            shown.terms.push(r);
             shown.full.push(outcome.mode !== "any" && i < (outcome.mode === "some" ? outcome.every : Infinity));
           });
           shown.every = shown.full.filter(Boolean).length;

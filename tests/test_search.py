@@ -615,7 +615,7 @@ def test_search_js_mirrors_the_python_constants():
     assert "var SYNTAX_RE = /" + search_query.SYNTAX_RE.pattern.replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r") \
         .replace("\f", "\\f").replace("\v", "\\v") + "/;" in source
     for name in ("PREFIX_BOOST", "EXACT_BOOST", "FUZZY_BOOST", "MAX_EXPANSIONS", "EXPANSION_BUDGET", "MIN_PREFIX", "MIN_FUZZY",
-                 "FUZZY_KEEP", "COMMON_SHARE", "COMMON_MIN", "FORMAT", "MAX_WORD", "MAX_PLUSES"):
+                 "FUZZY_KEEP", "COMMON_SHARE", "COMMON_MIN", "COMMON_MAX", "FORMAT", "MAX_WORD", "MAX_PLUSES"):
         value = next(getattr(module, name) for module in (search_query, search_codec, lunr_index) if hasattr(module, name))
         assert re.search(rf"\b{name} = {re.escape(str(value))}\b", source), name
     for name in ("DIGITS", "VARINT_END", "VARINT_MORE"):

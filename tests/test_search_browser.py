@@ -23,7 +23,7 @@ from conftest import REPO, build_args, make_project, paper_text
 from papersite.cli import main
 
 SEARCH_FILES = ("search-core.js", "search-index.js", "search-store.js", "search-shards.js", "vendor/lunr.js")
-FIRST_USE = ("search-core.js", "search-index.js", "search-store.js")  # lunr.js only for query syntax
+FIRST_USE = ("search-core.js", "search-index.js", "search-store.js", "search-shards.js")  # lunr.js only for query syntax
 
 EXTRA_PAPERS = {
     "renyi-cafe.md": paper_text(
@@ -372,3 +372,11 @@ def test_http_search_on_a_sharded_site(sharded, page, tmp_path):
         server.shutdown()
         server.server_close()
         thread.join()
+
+
+def test_a_compound_in_any_spelling_is_highlighted_whole(site, page):
+    page.goto(file_url(site, "search.html") + "?q=multiagent")
+    page.wait_for_selector("#search-page-results mark")
+    marks = page.locator("#search-page-results .paper-card-title mark").all_inner_texts()
+    assert "multi-agent" in marks   # "Decentralized multi-agent SSPs ...", found by its joined spelling
+    assert page.console_errors == []

@@ -10,6 +10,8 @@ What is built here is read by `static/search-core.js`; the two must agree exactl
   compound ("offpolicy"): every spelling of a hyphenated compound finds the others. A word
   followed by "+" or "++" ("LoRA+", "C++") is also indexed with the pluses spelt out
   ("loraplus", "cplusplus"), so such names can be told apart from the plain word.
+- Capitals: "HyperGAN" is indexed as "hypergan" and also under its parts "hyper" and "gan"
+  (`camel_parts`, added to the title and abstract by `indexed_document`), so GAN finds HyperGAN.
 - The stemmer: lunr.py 0.8 keeps the original Porter rule for "y" ("shapley" -> "shaplei")
   where lunr.js 2.3.9 does not ("shapley"). The browser registers an exact port of lunr.py's
   stemmer under the name `stemmer`, so a query is stemmed as its document was.
@@ -118,6 +120,46 @@ def token_words(text: str) -> list[str]:
         for parts, pluses in folded_runs(folded, INDEX_RUN_RE):
             words += compound_forms(parts, pluses)
     return words
+
+
+# Parts of a word whose capitals mark its parts ("HyperGAN", "LightGBM", "GANLoss", "xLSTM"): a
+# capitalised run or a lower-case one, a run of capitals before a capitalised word, digits.
+CAMEL_TURN_RE = re.compile("[a-z](?=[A-Z])|[A-Z](?=[A-Z][a-z])")   # where a word turns: found in one pass
+ALNUM = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+CAMEL_PART_RE = re.compile("[A-Z]+(?=[A-Z][a-z]{2})|[A-Z]?[a-z]+|[A-Z]+[a-z]?|[0-9]+")
+MIN_CAMEL_PART = 3
+CAMEL_FIELDS = ("title", "body")
+
+
+def camel_parts(text: str) -> list[str]:
+    """The parts (of MIN_CAMEL_PART letters or more) of the words of `text` that mix capitals and
+    small letters: "HyperGAN and LightGBM" -> ["Hyper", "GAN", "Light", "GBM"]. They are indexed
+    beside the words (`indexed_document`), so "GAN" finds "HyperGAN". "GANs", "LLMs" and "LoRA"
+    give none."""
+    out, end = [], -1
+    for turn in CAMEL_TURN_RE.finditer(text):
+        if turn.start() < end:
+            continue   # in the word just done
+        start, end = turn.start(), turn.start() + 1
+        while start > 0 and text[start - 1] in ALNUM:
+            start -= 1
+        while end < len(text) and text[end] in ALNUM:
+            end += 1
+        word = text[start:end]
+        parts = [part for part in CAMEL_PART_RE.findall(word) if len(part) >= MIN_CAMEL_PART]
+        if parts and parts != [word]:
+            out += parts
+    return out
+
+
+def indexed_document(doc: dict) -> dict:
+    """A search document as the index reads it: its title and abstract followed by their camel parts."""
+    out = dict(doc)
+    for name in CAMEL_FIELDS:
+        parts = camel_parts(doc.get(name) or "")
+        if parts:
+            out[name] = f"{doc[name]} {' '.join(parts)}"
+    return out
 
 
 def normalise(token: Token, i=None, tokens=None):

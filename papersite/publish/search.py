@@ -72,6 +72,8 @@ def search_pipeline_names() -> list[str]:
 
 
 def search_documents(site: Site) -> list[dict]:
+    """What is indexed of each paper (search_terms.count_terms adds lunr_index.camel_parts to its
+    title and abstract)."""
     names = site.tag_names()
     return [
         {

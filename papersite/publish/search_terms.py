@@ -31,7 +31,7 @@ from lunr.stop_word_filter import WORDS as STOP_WORDS
 from lunr.stop_word_filter import stop_word_filter
 
 from ..digests import DIGEST_SIZE
-from .lunr_index import FIELDS, INDEX_PIPELINE, TOKEN_RE, LazyIndex, normalise, token_words
+from .lunr_index import FIELDS, INDEX_PIPELINE, TOKEN_RE, LazyIndex, indexed_document, normalise, token_words
 
 FIELD_NAMES = tuple(name for name, _ in FIELDS)
 VOCABULARY = "vocabulary"   # the state's key for its term list; every other key is a document's digest
@@ -81,7 +81,7 @@ def count_terms(docs: Sequence[dict], previous: dict | None = None) -> tuple[Ter
     tokeniser = Tokeniser(vocabulary)
     for start in range(0, len(fresh), BATCH):
         batch = fresh[start:start + BATCH]
-        for i, blob in zip(batch, tokenise_documents([values[i] for i in batch], tokeniser)):
+        for i, blob in zip(batch, tokenise_documents([indexed_values(values[i]) for i in batch], tokeniser)):
             blobs[i] = blob
     counts, used = assemble([str(doc["ref"]) for doc in docs], blobs, vocabulary.terms)
     if len(vocabulary.terms) > 2 * int(used.sum()) + 10_000:   # most terms no longer used: renumber
@@ -89,6 +89,12 @@ def count_terms(docs: Sequence[dict], previous: dict | None = None) -> tuple[Ter
     unchanged = len(vocabulary.terms) == len(old_vocabulary) and vocabulary.terms == list(old_vocabulary)
     state = {VOCABULARY: old_vocabulary if unchanged else tuple(vocabulary.terms), **dict(zip(keys, blobs))}
     return counts, state
+
+
+def indexed_values(texts: tuple[str, ...]) -> tuple[str, ...]:
+    """A document's field texts as the index reads them (lunr_index.indexed_document)."""
+    doc = indexed_document(dict(zip(FIELD_NAMES, texts)))
+    return tuple(doc[name] for name in FIELD_NAMES)
 
 
 def texts_key(texts: tuple[str, ...]) -> bytes:

@@ -23,7 +23,7 @@ from lunr.builder import Builder
 from lunr.index import Index
 
 from papersite.publish import search_codec
-from papersite.publish.lunr_index import FIELDS, INDEX_PIPELINE, SEARCH_PIPELINE, TOKEN_SEPARATORS, fold
+from papersite.publish.lunr_index import FIELDS, INDEX_PIPELINE, SEARCH_PIPELINE, TOKEN_SEPARATORS, fold, indexed_document
 from papersite.publish.search_codec import DIGITS, FORMAT, VARINT_END, VARINT_MORE, rice_k
 
 from . import search_query
@@ -46,7 +46,8 @@ def plain_index(docs: Iterable[dict]) -> Index:
     builder = WhiteSpaceBuilder()
     builder.pipeline.add(*INDEX_PIPELINE)
     builder.search_pipeline.add(*SEARCH_PIPELINE)
-    return lunr(ref="ref", fields=[{"field_name": n, "boost": b} for n, b in FIELDS], documents=list(docs), builder=builder)
+    return lunr(ref="ref", fields=[{"field_name": n, "boost": b} for n, b in FIELDS],
+                documents=[indexed_document(doc) for doc in docs], builder=builder)
 
 
 def read_varints(text: str) -> list[int]:

@@ -20,11 +20,13 @@ The rules (search-core.js has the same comment):
    swapped, after its first FUZZY_KEEP letters; compared with the index terms and, stemmed, with
    the word's own one-edit variants: "provong" finds "proving"), chosen the same way. Stop words
    are left out unless being typed.
-3. A term in more than COMMON_SHARE of the documents and more than COMMON_MIN (counting lunr's
-   way, once per field) is common: matched in COMMON_FIELDS only, and its word need not match.
+3. A term in more than COMMON_SHARE of the documents and more than COMMON_MIN, or in more than
+   COMMON_MAX (counting lunr's way, once per field), is common: matched in COMMON_FIELDS only, and
+   its word need not match. Very common words would make a query slow (lunr scores every
+   document a term is in) and say little; the titles that have them still rank higher.
 4. All terms go to lunr as one query (boosts EXACT_BOOST, PREFIX_BOOST, FUZZY_BOOST). Results
-   that match every word come first, then those that match fewer, by how many: by lunr's score
-   within each.
+   that match every word come first, then those that match fewer, by how many (of the words
+   that must match, then of the common ones): by lunr's score within each.
 """
 
 from __future__ import annotations
@@ -41,15 +43,16 @@ from papersite.publish.lunr_index import QUERY_RUN_RE, compound_forms, compound_
 SYNTAX_RE = re.compile("(^|[ \t\n\r\f\v])[+-][^ \t\n\r\f\v]|:|[^ \t\n\r\f\v]~[0-9]*($|[ \t\n\r\f\v])|\\^[0-9]|\\*")
 SPACES = " \t\n\r\f\v"
 SPACE_SPLIT_RE = re.compile("[ \t\n\r\f\v]+")
-PREFIX_BOOST, EXACT_BOOST, FUZZY_BOOST = 1, 10, 0.2
-MAX_EXPANSIONS = 40      # terms a prefix or misspelt word may expand to (shortest first) ...
-EXPANSION_BUDGET = 20000 # ... with at most this many postings among them
+PREFIX_BOOST, EXACT_BOOST, FUZZY_BOOST = 1, 10, 3
+MAX_EXPANSIONS = 20      # terms a prefix or misspelt word may expand to (shortest first) ...
+EXPANSION_BUDGET = 5000  # ... with at most this many postings among them (bench/README.md)
 MIN_PREFIX = 2           # the last word is matched as a prefix from this many characters
 MIN_FUZZY = 4            # words shorter than this are never matched as misspelt
 FUZZY_KEEP = 2           # a misspelling is looked for after this many letters, which must be right
 ALPHABET = "abcdefghijklmnopqrstuvwxyz"
 COMMON_SHARE = 0.4       # a term in more than this share of documents (lunr's count) ...
-COMMON_MIN = 1000        # ... and in more than this many is common
+COMMON_MIN = 1000        # ... and in more than this many is common, as is one in more than COMMON_MAX
+COMMON_MAX = 20000
 COMMON_FIELDS = ("title",)
 
 
@@ -133,7 +136,7 @@ def variants(word: str) -> list[str]:
 
 def is_common(source, term: str) -> bool:
     df = source.df(term)
-    return df > COMMON_MIN and df > COMMON_SHARE * source.documents
+    return df > COMMON_MIN and (df > COMMON_SHARE * source.documents or df > COMMON_MAX)
 
 
 def fields_for(source, term: str) -> list[str]:
@@ -249,15 +252,27 @@ def score(source, clauses) -> list[dict]:
 
 
 def rank(results: list[dict], groups: list[Group]) -> tuple[list[dict], int]:
-    """Results matching more of the (not common) words first; returns them and how many match all."""
+    """Results matching more of the words first (of the words that must match, then of the common
+    ones), by score within each; returns them and how many match every word that must match."""
     wanted = [{t for t, _ in g.terms()} for g in groups if not g.soft and g.terms()]
+    common = [{t for t, _ in g.terms()} for g in groups if g.soft and g.terms()]
     for r in results:
         r["groups"] = sum(1 for w in wanted if w & r["terms"])
-    ranked = sorted(results, key=lambda r: -r["groups"])
+        r["common"] = sum(1 for w in common if w & r["terms"])
+    ranked = sorted(results, key=lambda r: (-r["groups"], -r["common"]))
     return ranked, sum(1 for r in ranked if r["groups"] == len(wanted))
 
 
-def search(source, text: str) -> Outcome:
+def search(source, text: str, limit: int | None = None) -> Outcome:
+    """The query's outcome; only the first `limit` results are given their refs (the store chunks
+    of the others are not read: bench/search.py's quality figures at 100,000 papers)."""
+    outcome = run_search(source, text)
+    for n, r in enumerate(outcome.results):
+        r["ref"] = source.ref(r["ref"]) if limit is None or n < limit else None
+    return outcome
+
+
+def run_search(source, text: str) -> Outcome:
     if not text.strip():
         return Outcome([], "none")
     if is_syntax(text):
@@ -265,14 +280,14 @@ def search(source, text: str) -> Outcome:
             results = source.syntax_search(text)
         except QueryParseError as err:
             return Outcome([], "syntax", error=str(err))
-        return Outcome([{**r, "ref": source.ref(r["ref"])} for r in results], "syntax")
+        return Outcome(results, "syntax")
     groups = plan_query(source, text)
     clauses = clauses_of(source, groups)
     if not clauses:
         return Outcome([], "none", unmatched=[g.word for g in groups if g.word not in STOP_WORDS])
     results, every = rank(score(source, clauses), groups)
     mode = "none" if not results else "all" if every == len(results) else "some" if every else "any"
-    return Outcome([{**r, "ref": source.ref(r["ref"])} for r in results], mode, every,
+    return Outcome(results, mode, every,
                    fuzzy=[g.word for g in groups if g.fuzzy],
                    unmatched=[g.word for g in groups if not g.terms() and g.word not in STOP_WORDS])
 
