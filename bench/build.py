@@ -90,10 +90,14 @@ def build_once(root: Path, clean: bool, jobs: int | None) -> dict:
 
 
 def corpus_lines(n: int) -> list[str]:
+    """N records: evenly spread over the real corpus up to its size (every venue and year), the
+    corpus grown by bench/generate.py beyond it."""
     lines = [line for line in gzip.decompress(CORPUS.read_bytes()).decode("utf-8").split("\n") if line.strip()]
-    if n >= len(lines):
-        return lines
-    return [lines[i * len(lines) // n] for i in range(n)]   # evenly spread: every venue and year
+    if n <= len(lines):
+        return [lines[i * len(lines) // n] for i in range(n)]
+    from generate import generate
+
+    return [json.dumps(record, ensure_ascii=False) for record in generate(n)]
 
 
 def make_project(root: Path, n: int) -> tuple[Path, float]:
@@ -160,14 +164,37 @@ def output_stats(site: Path) -> dict:
     listings = [p for p in html if p.parent.name in ("tags", "browse") or p.name == "index.html" or p.parent.parent.name == "tags"]
     largest_listing = max(listings, key=lambda p: p.stat().st_size)
     papers = [p for p in html if p.parent.name == "papers"]
+    kinds: dict[str, int] = {}
+    for path in files:
+        kind = output_kind(path.relative_to(site).as_posix())
+        kinds[kind] = kinds.get(kind, 0) + path.stat().st_size
     return {
         "files": len(files),
         "bytes": sum(p.stat().st_size for p in files),
+        "bytes_by_kind": kinds,
         "html_pages": len(html),
         "largest_html": (str(largest.relative_to(site)), largest.stat().st_size),
         "largest_listing": (str(largest_listing.relative_to(site)), largest_listing.stat().st_size),
         "median_paper_page": statistics.median(p.stat().st_size for p in papers),
     }
+
+
+def output_kind(rel: str) -> str:
+    """What an output file is, for the bytes-per-paper table."""
+    top = rel.split("/")[0]
+    if top == "papers":
+        return "paper pages"
+    if top in ("browse", "tags") or rel == "index.html":
+        return "listings"
+    if top == "map" or rel == "map.html":
+        return "topic maps"
+    if rel.startswith(("assets/search", "assets/vendor")):
+        return "search"
+    if top in ("exports",) or rel.startswith("papers."):
+        return "exports"
+    if rel in ("sitemap.xml", "feed.xml", "robots.txt"):
+        return "sitemap and feed"
+    return "other"
 
 
 # --- MkDocs ------------------------------------------------------------------------------------
@@ -213,6 +240,46 @@ def mkdocs_build(exe: Path, root: Path) -> tuple[float, int]:
     return wall, rss
 
 
+# --- Hugo ----------------------------------------------------------------------------------------
+
+HUGO_LAYOUTS = {
+    # A minimal theme: a page per paper (title, the abstract as Hugo renders the Markdown) and one
+    # list of every paper, with no search index, taxonomy pages, math or related papers of its own.
+    "_default/baseof.html": "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>{{ .Title }}</title>"
+                            "</head><body>{{ block \"main\" . }}{{ end }}</body></html>\n",
+    "_default/single.html": "{{ define \"main\" }}<article><h1>{{ .Title }}</h1>{{ .Content }}</article>{{ end }}\n",
+    "_default/list.html": "{{ define \"main\" }}<h1>{{ .Title }}</h1><ul>{{ range .Pages }}<li><a href=\"{{ .RelPermalink }}\">"
+                          "{{ .Title }}</a></li>{{ end }}</ul>{{ end }}\n",
+}
+
+
+def hugo_project(root: Path, content: Path) -> Path:
+    """The same papers as Hugo pages (the title in front matter, our Markdown below), with a minimal theme."""
+    sys.path.insert(0, str(REPO))
+    from papersite.inputs.files import read_text
+    from papersite.inputs.papers import split_front_matter
+    import yaml
+
+    pages = root / "content" / "papers"
+    pages.mkdir(parents=True)
+    for path in sorted((content / "papers").glob("*.md")):
+        front, body, _ = split_front_matter(read_text(path), str(path))
+        title = yaml.safe_load(front)["title"]
+        (pages / path.name).write_text(f"---\ntitle: {json.dumps(title, ensure_ascii=False)}\n---\n{body.strip()}\n", encoding="utf-8")
+    for name, text in HUGO_LAYOUTS.items():
+        (root / "layouts" / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / "layouts" / name).write_text(text, encoding="utf-8")
+    (root / "hugo.toml").write_text(f'baseURL = "{BASE_URL}"\ntitle = "Papers"\n'
+                                     'disableKinds = ["taxonomy", "term", "RSS", "sitemap"]\n', encoding="utf-8")
+    return root
+
+
+def hugo_build(root: Path) -> tuple[float, int]:
+    shutil.rmtree(root / "public", ignore_errors=True)
+    wall, rss, _ = timed_process(["hugo", "--quiet", "--source", str(root)], cwd=root)
+    return wall, rss
+
+
 # --- the run -----------------------------------------------------------------------------------
 
 
@@ -220,7 +287,8 @@ def median(values) -> float:
     return statistics.median(values)
 
 
-def bench(n: int, runs: int, jobs: int | None, keep: Path | None, mkdocs: bool, mkdocs_default_nav: bool = False) -> dict:
+def bench(n: int, runs: int, jobs: int | None, keep: Path | None, mkdocs: bool, mkdocs_default_nav: bool = False,
+          hugo: bool = True) -> dict:
     base = Path(tempfile.mkdtemp(prefix="papersite-bench-")) if keep is None else keep
     root, import_seconds = make_project(base / f"n{n}", n)
     papers = len(list((root / "content" / "papers").glob("*.md")))
@@ -256,6 +324,12 @@ def bench(n: int, runs: int, jobs: int | None, keep: Path | None, mkdocs: bool, 
         if mkdocs_default_nav:
             full = mkdocs_project(base / f"mkdocs-full-n{n}", root / "content", default_nav=True)
             result["mkdocs_default_nav"], _ = mkdocs_build(exe, full)
+    if hugo and shutil.which("hugo"):
+        project = hugo_project(base / f"hugo-n{n}", root / "content")
+        times = [hugo_build(project) for _ in range(runs)]
+        result["hugo"] = median(t for t, _ in times)
+        result["hugo_rss_mb"] = max(r for _, r in times) / 1024
+        result["hugo_version"] = subprocess.run(["hugo", "version"], capture_output=True, text=True).stdout.split()[1]
     if keep is None:
         shutil.rmtree(base, ignore_errors=True)
     return result
@@ -275,7 +349,10 @@ def show(results: list[dict]) -> None:
             ("edit live in the dev server seconds", f"{r['serve_edit']:.2f}",
              "from saving the file to the open page's long poll answered with the new build (target < 2)"),
             ("peak memory MB", f"{r['peak_rss_mb']:.0f}", "largest RSS of a build process or worker (target < 1024)"),
-            ("output", f"{r['output']['bytes'] / 1e6:.1f} MB", f"{r['output']['files']} files"),
+            ("output", f"{r['output']['bytes'] / 1e6:.1f} MB", f"{r['output']['files']} files, "
+             f"{r['output']['bytes'] / n / 1e3:.1f} KB per paper (target < 10)"),
+            ("bytes per paper by kind", ", ".join(f"{kind} {size / n / 1e3:.2f} KB" for kind, size in
+                                                  sorted(r["output"]["bytes_by_kind"].items(), key=lambda kv: -kv[1])), ""),
             ("largest HTML page", f"{r['output']['largest_html'][1] / 1e3:.1f} KB", r["output"]["largest_html"][0] + " (target < 200 KB)"),
             ("largest listing page", f"{r['output']['largest_listing'][1] / 1e3:.1f} KB", r["output"]["largest_listing"][0]),
             ("median paper page", f"{r['output']['median_paper_page'] / 1e3:.1f} KB", ""),
@@ -285,6 +362,9 @@ def show(results: list[dict]) -> None:
         if "mkdocs" in r:
             rows += [(f"MkDocs {r['mkdocs_version']} cold build seconds", f"{r['mkdocs']:.2f}",
                       f"nav: home page only; peak {r['mkdocs_rss_mb']:.0f} MB; MkDocs time / ours = {r['mkdocs_ratio']:.2f} (target >= 3)")]
+        if "hugo" in r:
+            rows += [(f"Hugo {r['hugo_version']} cold build seconds", f"{r['hugo']:.2f}",
+                      f"minimal theme, no search or taxonomies; peak {r['hugo_rss_mb']:.0f} MB; Hugo time / ours = {r['hugo'] / r['cold']:.2f}")]
         if "mkdocs_default_nav" in r:
             rows += [("MkDocs, default nav, one run", f"{r['mkdocs_default_nav']:.2f}",
                       f"MkDocs time / ours = {r['mkdocs_default_nav'] / r['cold']:.1f}")]
@@ -307,6 +387,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, help="--jobs for the builds (default: the build's own default)")
     parser.add_argument("--growth", type=int, metavar="M", help="also run with M papers (e.g. 1000) to show the growth")
     parser.add_argument("--no-mkdocs", action="store_true", help="skip the MkDocs comparison")
+    parser.add_argument("--no-hugo", action="store_true", help="skip the Hugo comparison (Debian's hugo)")
     parser.add_argument("--mkdocs-default-nav", action="store_true",
                         help="also build once with MkDocs' default nav (every page on every page; slow)")
     parser.add_argument("--keep", type=Path, help="keep the projects in this directory")
@@ -316,7 +397,7 @@ def main(argv: list[str] | None = None) -> int:
         args.keep.mkdir(parents=True, exist_ok=True)
     print(f"corpus {CORPUS.name}, {os.cpu_count()} cores, python {sys.version.split()[0]}, load {os.getloadavg()[0]:.1f}", flush=True)
     sizes = ([args.growth] if args.growth else []) + [args.n]
-    results = [bench(n, args.runs, args.jobs, args.keep, not args.no_mkdocs, args.mkdocs_default_nav and n == args.n)
+    results = [bench(n, args.runs, args.jobs, args.keep, not args.no_mkdocs, args.mkdocs_default_nav and n == args.n, not args.no_hugo)
                for n in sizes]
     show(results)
     if args.json:

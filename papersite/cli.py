@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import logging
 import sys
 from pathlib import Path
 
 from .errors import Report, SiteError
+from .ingest.formats import FORMAT_LABELS
 from .pipeline import BuildOptions, build
 from .progress import Progress
 
@@ -24,8 +26,13 @@ SERVE_EXAMPLES = """examples:
 """
 IMPORT_EXAMPLES = """examples:
   python build.py import content/sources/neurips2025-abstracts.txt
-  python build.py import papers.jsonl --content content/
-  python build.py import orals.jsonl --venue NeurIPS --year 2025 --force
+  python build.py import library.bib                  BibTeX from Zotero, JabRef, DBLP, the ACL Anthology
+  python build.py import accepted.csv --venue ICML --year 2024
+  python build.py import notes.json                   OpenReview API notes (v1 or v2)
+  python build.py import query.xml                    an arXiv API Atom feed
+  python build.py import arxiv-metadata.json          arXiv's metadata snapshot
+  python build.py import papers.jsonl --update        refresh pages nobody has edited since their import
+  python build.py import export.txt --format bibtex   a format the extension does not tell
 """
 
 
@@ -54,13 +61,19 @@ def make_parser() -> argparse.ArgumentParser:
     import_parser = commands.add_parser(
         "import", help="turn a raw abstracts file into content/papers/*.md pages", epilog=IMPORT_EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        description="Import a plain-text abstracts file (heading line, then one abstract per paragraph) or a .jsonl file "
-                    "(title, abstract, optional authors, keywords, venue, year). Existing pages are skipped unless --force.",
+        description="Import abstracts from plain text (a heading line, then one abstract per paragraph), JSON Lines, BibTeX, "
+                    "CSV or TSV, OpenReview API notes, an arXiv API Atom feed or arXiv's metadata snapshot; the format is "
+                    "told by the extension and content, or by --format. A paper already imported (the same id, DOI, arXiv id, "
+                    "OpenReview id, or title and first author) is skipped, unless --force or --update.",
     )
-    import_parser.add_argument("source", type=Path, help="the .txt or .jsonl file to import")
+    import_parser.add_argument("source", type=Path, help="the file to import")
     import_parser.add_argument("--content", type=Path, default=Path("content"), help="content directory (default: content)")
-    import_parser.add_argument("--force", action="store_true", help="overwrite pages that already exist (their slugs are kept)")
-    import_parser.add_argument("--venue", help="venue for records that name none")
+    import_parser.add_argument("--format", choices=tuple(FORMAT_LABELS), help="read the source as this format")
+    again = import_parser.add_mutually_exclusive_group()
+    again.add_argument("--force", action="store_true", help="overwrite pages that already exist, edited or not (their ids and slugs are kept)")
+    again.add_argument("--update", action="store_true",
+                       help="refresh the abstract, authors, venue, year and links of pages not edited since their import; list the others as kept")
+    import_parser.add_argument("--venue", help="venue for records that name none (and for arXiv's, instead of 'arXiv')")
     import_parser.add_argument("--year", type=int, help="year for records that name none")
     return parser
 
@@ -103,16 +116,33 @@ def run_build(args: argparse.Namespace) -> int:
 
 
 def run_import(args: argparse.Namespace) -> int:
+    """Warnings and the records that failed go to stderr as path:line; what was read, skipped and kept to stdout.
+    Exit status 1 when a record failed, though the others were imported."""
     from .ingest.importer import import_source
+    from .ingest.records import Defaults
 
+    # bibtexparser logs every entry it cannot parse (with lines counted from 0); the import reports
+    # each one itself, as path:line, so the library's own messages are not shown.
+    library_log = logging.getLogger("bibtexparser")
+    if not library_log.handlers:
+        library_log.addHandler(logging.NullHandler())
     report = Report()
+    mode = "force" if args.force else "update" if args.update else "new"
     try:
-        summary = import_source(args.source, args.content, args.force, report, args.venue, args.year)
+        summary = import_source(args.source, args.content, report, mode, Defaults(args.venue, args.year), args.format)
     except SiteError:
         print_problems(report.warnings, "warning")
         raise
     print_problems(report.warnings, "warning")
+    print_problems(report.errors)
+    print(f"import: read {args.source} as {summary.source_label}")
+    for note in summary.notes:
+        print(note)
     print(summary.line())
+    if report.errors:
+        print(f"import: {summary.failed} record{'s' if summary.failed != 1 else ''} failed (above); the others were imported",
+              file=sys.stderr)
+        return 1
     return 0
 
 

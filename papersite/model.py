@@ -46,6 +46,7 @@ class Paper:
     code: tuple[str, ...]
     authors: tuple[str, ...]
     aliases: tuple[str, ...]
+    links: tuple[tuple[str, str], ...]   # (kind, value) in inputs/links.py's LINK_KINDS order
     body: str
     path: str          # the source file, for messages
     body_line: int     # line of the file where the body starts, for messages

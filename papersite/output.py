@@ -1,8 +1,10 @@
-"""Writing the site: beside the output directory, then swapped in atomically.
+"""Writing the site: into a new tree beside the output directory, then swapped in atomically.
 
-A build killed at any moment leaves the previous output whole: nothing touches `out`
-until the new tree is complete, and the swap is one rename (renameat2 RENAME_EXCHANGE
-where the kernel has it). Leftovers of killed builds are removed by the next build.
+A build killed at any moment leaves the previous output whole: nothing touches `out` until the
+new tree is complete, and the swap is one rename (renameat2 RENAME_EXCHANGE where the kernel has
+it). Pages are written into the new tree as they are rendered, by the workers that render them,
+so a build never holds the whole site in memory. Leftovers of killed builds are removed by the
+next build.
 """
 
 from __future__ import annotations
@@ -10,8 +12,10 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import errno
+import multiprocessing
 import os
 import shutil
+import sys
 from pathlib import Path
 
 from . import urls
@@ -46,6 +50,11 @@ def temp_siblings(out: Path) -> list[Path]:
     return sorted(out.parent.glob(f".{out.name}.tmp-*")) + sorted(out.parent.glob(f".{out.name}.old-*"))
 
 
+def trash_siblings(out: Path) -> list[Path]:
+    """Previous sites being deleted (`discard_tree`), or left half-deleted by a kill."""
+    return sorted(out.parent.glob(f".{out.name}.trash-*"))
+
+
 def restore_interrupted_swap(out: Path) -> None:
     """Where the kernel cannot exchange two directories, a build killed between its two renames
     leaves the previous site as `.out.old-*` and no `out`. That tree is complete: put it back."""
@@ -57,47 +66,65 @@ def restore_interrupted_swap(out: Path) -> None:
 def remove_stale_temps(out: Path) -> None:
     """Killed builds leave their half-written trees beside `out`; they are never the live site."""
     restore_interrupted_swap(out)
-    for path in temp_siblings(out):
+    for path in temp_siblings(out) + trash_siblings(out):
         shutil.rmtree(path, ignore_errors=True)
 
 
-def make_parent(target: str, made: set[str]) -> None:
-    """mkdir each directory once: thousands of pages share a handful of directories."""
-    parent = os.path.dirname(target)
-    if parent not in made:
-        os.makedirs(parent, exist_ok=True)
-        made.add(parent)
+class Staging:
+    """The next output: a tree beside `out` that this process and its forked workers write into,
+    swapped in whole by `commit`, removed by `discard`. Used as a context manager, a tree that
+    was not committed is discarded, whatever ended the build."""
 
+    def __init__(self, out: Path):
+        self.out = out.absolute()
+        self.root = self.out.with_name(f".{self.out.name}.tmp-{os.getpid()}")
+        self.prefix = os.path.join(self.root, "")   # string paths: a Path per file costs more than its syscalls
+        self.made: set[str] = set()
+        self.committed = False
 
-def write_tree(root: Path, files: dict[str, str | bytes]) -> None:
-    made: set[str] = set()
-    prefix = os.path.join(root, "")   # string paths: a Path per file costs more than its syscalls
-    for rel in sorted(files):
-        target = prefix + rel
-        make_parent(target, made)
-        data = files[rel]
+    def __enter__(self) -> "Staging":
+        self.out.parent.mkdir(parents=True, exist_ok=True)
+        remove_stale_temps(self.out)
+        self.root.mkdir()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if not self.committed:
+            self.discard()
+
+    def write(self, rel: str, data: str | bytes) -> None:
+        target = self.prefix + rel
+        self.make_parent(target)
         with open(target, "wb") as f:
             f.write(data.encode("utf-8") if isinstance(data, str) else data)
 
-
-def link_tree(root: Path, sources: dict[str, str]) -> set[str]:
-    """Hard-link each file of the previous output into the new tree (a copy where links fail);
-    the paths that had to be copied.
-
-    The previous output is never written to, and the new tree replaces it whole, so a link
-    is as good as a copy and costs no bytes."""
-    made: set[str] = set()
-    copied = set()
-    prefix = os.path.join(root, "")
-    for rel in sorted(sources):
-        target = prefix + rel
-        make_parent(target, made)
+    def link(self, rel: str, source: str) -> bool:
+        """Hard-link a file of the previous output into the tree (a copy where links fail); False
+        when it had to be copied. The previous output is never written to, and the new tree
+        replaces it whole, so a link is as good as a copy and costs no bytes."""
+        target = self.prefix + rel
+        self.make_parent(target)
         try:
-            os.link(sources[rel], target)
+            os.link(source, target)
+            return True
         except OSError:
-            shutil.copyfile(sources[rel], target)
-            copied.add(rel)
-    return copied
+            shutil.copyfile(source, target)
+            return False
+
+    def make_parent(self, target: str) -> None:
+        """mkdir each directory once: thousands of pages share a handful of directories."""
+        parent = os.path.dirname(target)
+        if parent not in self.made:
+            os.makedirs(parent, exist_ok=True)
+            self.made.add(parent)
+
+    def commit(self) -> None:
+        (self.root / urls.MARKER).write_text("This directory is written by papersite; the next build replaces it whole.\n")
+        swap_in(self.root, self.out)
+        self.committed = True
+
+    def discard(self) -> None:
+        shutil.rmtree(self.root, ignore_errors=True)
 
 
 def copy_plan(copies: list[tuple[Path, str]]) -> dict[str, Path]:
@@ -111,15 +138,6 @@ def copy_plan(copies: list[tuple[Path, str]]) -> dict[str, Path]:
         else:
             plan[dest] = source
     return plan
-
-
-def copy_tree(source: Path, dest: Path) -> None:
-    """Copy contents only (no timestamps or modes), so identical inputs give identical outputs."""
-    for path in sorted(source.rglob("*")):
-        if path.is_file() and not path.name.startswith("."):
-            target = dest / path.relative_to(source)
-            target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(path, target)
 
 
 def exchange(a: Path, b: Path) -> bool:
@@ -137,38 +155,35 @@ def swap_in(new: Path, out: Path) -> None:
         new.rename(out)
         return
     if exchange(new, out):
-        shutil.rmtree(new)  # `new` now holds the previous site
+        discard_tree(new, out)  # `new` now holds the previous site
         return
     old = out.with_name(f".{out.name}.old-{os.getpid()}")
     out.rename(old)
     new.rename(out)
-    shutil.rmtree(old)
+    discard_tree(old, out)
 
 
-def write_site(out: Path, files: dict[str, str | bytes], copies: list[tuple[Path, str]],
-               reuse: dict[str, str] | None = None) -> set[str]:
-    """Write `files` and copy each (source dir or file, destination) into a fresh tree, then swap it in.
-
-    `reuse` maps output paths to files of the previous output that are linked in unchanged
-    (incremental builds; see incremental.py for when that is allowed); those that could not be
-    linked, only copied, are returned."""
-    out = out.absolute()
-    out.parent.mkdir(parents=True, exist_ok=True)
-    remove_stale_temps(out)
-    tmp = out.with_name(f".{out.name}.tmp-{os.getpid()}")
-    tmp.mkdir()
-    try:
-        for source, dest in copies:
-            if source.is_dir():
-                copy_tree(source, tmp / dest)
-            else:
-                (tmp / dest).parent.mkdir(parents=True, exist_ok=True)
-                shutil.copyfile(source, tmp / dest)
-        copied = link_tree(tmp, reuse) if reuse else set()
-        write_tree(tmp, files)
-        (tmp / urls.MARKER).write_text("This directory is written by papersite; the next build replaces it whole.\n")
-        swap_in(tmp, out)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
-    return copied
+def discard_tree(tree: Path, out: Path) -> None:
+    """Remove the previous site, once it is no longer the live one: renamed out of the way at once,
+    deleted by a process of its own where one can be forked (a large collection's tree takes
+    seconds to delete, which no build needs to wait for). A deletion cut short is finished by the
+    next build (`remove_stale_temps`)."""
+    trash = out.with_name(f".{out.name}.trash-{os.getpid()}-{os.urandom(4).hex()}")
+    tree.rename(trash)
+    if "fork" not in multiprocessing.get_all_start_methods() or sys.platform == "darwin":
+        shutil.rmtree(trash, ignore_errors=True)
+        return
+    child = os.fork()
+    if child == 0:   # the child forks the remover and leaves at once, so nobody has to reap it
+        try:
+            if os.fork() == 0:
+                # The remover holds none of the build's files open: a caller reading the build's
+                # output pipe sees it end with the build.
+                null = os.open(os.devnull, os.O_RDWR)
+                for fd in (0, 1, 2):
+                    os.dup2(null, fd)
+                os.closerange(3, 65536)
+                shutil.rmtree(trash, ignore_errors=True)
+        finally:
+            os._exit(0)
+    os.waitpid(child, 0)

@@ -21,11 +21,12 @@ from .enrich.texts import render_texts
 from .enrich.topicmap import layout_map
 from .errors import Problem, Report, SiteError
 from .incremental.cache import BuildCache, WarmCache
+from .incremental.reuse import content_digest
 from .incremental.store import Store
 from .inputs.config import load_config
 from .inputs.papers import load_content
 from .model import SiteConfig
-from .output import check_output_target, copy_plan
+from .output import Staging, check_output_target, copy_plan
 from .progress import Progress, StageClock
 from .publish.exports import export_files, paper_records
 from .publish.feeds import BASE_URL_NOTE, feed_files, sitemap_files
@@ -93,7 +94,7 @@ def run_build(options: BuildOptions, progress: Progress, warm: WarmCache | None)
 
     progress.stage("reading content")
     with clock("content"):
-        papers, taxonomy, new["papers"] = load_content(options.content, report, cache.file_digests, cache.previous("papers"))
+        papers, taxonomy, new["papers"] = load_content(options.content, report, cache.file_digests, cache.previous("papers"), jobs)
     check_lunr_js(options, report)
     report.raise_errors()
     env = make_environment(options.templates, cache.templates_dir)
@@ -102,36 +103,41 @@ def run_build(options: BuildOptions, progress: Progress, warm: WarmCache | None)
         texts, new["texts"] = render_texts(papers, report, jobs, cache.previous("texts"), progress.tick)
     site = list_site(config, taxonomy, paper_pages(papers, texts))
     keys = bibtex_keys(papers)
-    # Search and the exports need the papers' texts, not their related papers or the pages: a
-    # worker makes them meanwhile, with a cache of its own.
-    side = Background(partial(publish_side_files, site, keys, cache.worker_path, cache.code, not options.clean), jobs)
-    try:
-        with clock("related papers"):
-            terms, new["terms"] = weigh_terms(page_texts(site.papers), cache.previous("terms"))
-            related, new["related"] = relate_papers(site.papers, terms, cache.previous("related"))
-        with clock("topic map"):
-            coordinates, new["projection"] = project_2d(terms, cache.previous("projection"))
-            topic_map = layout_map(site.papers, coordinates, taxonomy)
-        plan = plan_pages(site, keys, related, topic_map)
-        progress.stage("rendering pages")
-        with clock("render"):
-            chrome = site_chrome(site)
-            pages, new["pages"] = cache.render_pages(plan, Renderer(env, chrome).render, options.templates, chrome, jobs, progress.tick)
-        progress.stage("building the search index and exports")
-        with clock("search and exports (waiting)"):
-            files = {**pages, **sitemap_files(config, plan), **side.result()}
-    finally:
-        side.cancel()
-    check_strict(options, tuple(report.warnings))
-    notes = () if config.base_url else (Problem(str(options.config), None, BASE_URL_NOTE),)
-
-    progress.stage(f"writing {len(files)} files")
-    with clock("write"):
-        cache.write({**files, **static_files(options)})
+    with Staging(options.out) as staging:
+        # Search and the exports need the papers' texts, not their related papers or the pages: a
+        # worker makes them meanwhile (and writes them), with a cache of its own.
+        side = Background(partial(publish_side_files, site, keys, staging, cache.worker_path, cache.code, not options.clean), jobs)
+        try:
+            with clock("related papers"):
+                terms, new["terms"] = weigh_terms(page_texts(site.papers), cache.previous("terms"))
+                related, new["related"] = relate_papers(site.papers, terms, cache.previous("related"))
+            with clock("topic map"):
+                ids = [page.paper.id for page in site.papers]
+                coordinates, new["projection"] = project_2d(terms, ids, cache.previous("projection"))
+                topic_map = layout_map(site.papers, coordinates, taxonomy, terms)
+            plan = plan_pages(site, keys, related, topic_map)
+            progress.stage("rendering pages")
+            with clock("render"):
+                chrome = site_chrome(site)
+                new["pages"] = cache.render_pages(plan, Renderer(env, chrome).render, staging, options.templates, chrome,
+                                                  jobs, progress.tick)
+            progress.stage("building the search index and exports")
+            with clock("search and exports (waiting)"):
+                cache.add_written(side.result())
+        finally:
+            side.cancel()
+        check_strict(options, tuple(report.warnings))
+        notes = () if config.base_url else (Problem(str(options.config), None, BASE_URL_NOTE),)
+        progress.stage("writing")
+        with clock("write"):
+            static = static_files(options)
+            cache.write(staging, {**sitemap_files(config, plan), **static})
+            cache.commit(staging)
+    files = len(cache.digests) - len(static)
     with clock("cache"):
-        cache.save(new, tuple(report.warnings), notes, html_count(pages), len(files), warm)
-    return BuildResult(html_count(pages), len(files), tuple(report.warnings), time.perf_counter() - started, notes,
-                       rendered=len(pages) - cache.kept, reused=cache.kept, timings=tuple(clock.seconds.items()),
+        cache.save(new, tuple(report.warnings), notes, len(plan), files, warm)
+    return BuildResult(len(plan), files, tuple(report.warnings), time.perf_counter() - started, notes,
+                       rendered=len(plan) - len(cache.kept), reused=len(cache.kept), timings=tuple(clock.seconds.items()),
                        cache_note=cache.problem)
 
 
@@ -169,24 +175,25 @@ def unchanged_build(options: BuildOptions, cache: BuildCache, warm: WarmCache | 
     return BuildResult(pages, files, warnings, seconds, notes, rendered=0, reused=pages, timings=(("unchanged check", seconds),))
 
 
-def publish_side_files(site: Site, keys: dict[str, str], path: Path, code: bytes, read: bool) -> dict[str, str | bytes]:
-    """The search files, the exports and the feeds, with a cache of their own that the worker making
-    them reads and writes itself (the build process is spared loading and saving it)."""
+def publish_side_files(site: Site, keys: dict[str, str], staging: Staging, path: Path, code: bytes, read: bool) -> dict[str, bytes]:
+    """The search files, the exports and the feeds, written into `staging` by the worker that makes
+    them, with a cache of its own that it reads and writes itself (the build process is spared
+    loading and saving it, and the files' bytes never travel back); their digests."""
     store = Store.open(path, code, read=read)
     entries, lines, records = paper_records(site, keys, store.previous("records"))
     search, counted = build_search_files(site, entries, store.previous("search"))
     store.save({"records": records, "search": counted}, {})
-    return {**search, **export_files(site, entries, lines), **feed_files(site)}
+    digests = {}
+    for name, data in {**search, **export_files(site, entries, lines), **feed_files(site)}.items():
+        staging.write(name, data)
+        digests[name] = content_digest(data)
+    return digests
 
 
 def static_files(options: BuildOptions) -> dict[str, bytes]:
     """Our CSS and JavaScript, and lunr.js from node_modules."""
     plan = copy_plan([(options.static, urls.ASSETS), (options.lunr_js, urls.LUNR_JS)])
     return {rel: source.read_bytes() for rel, source in plan.items()}
-
-
-def html_count(files: dict) -> int:
-    return sum(1 for name in files if name.endswith(".html"))
 
 
 @contextmanager

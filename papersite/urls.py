@@ -23,6 +23,13 @@ ROBOTS = "robots.txt"
 NOJEKYLL = ".nojekyll"
 BIBTEX = "papers.bib"
 EXPORT_JSON = "papers.json"
+# The exports' own page: every BibTeX and JSON file, with what each holds.
+DOWNLOADS = "downloads.html"
+# From this many papers on, the exports come as a file per proceedings (exports/<venue>-<year>.bib and
+# .json, listed in exports/index.json) instead of one file of the whole collection: a reference
+# manager or a browser handles a conference's papers, not an anthology's hundreds of megabytes.
+EXPORTS_SPLIT_FROM = 10_000
+EXPORTS_INDEX = "exports/index.json"
 ASSETS = "assets"
 SEARCH_INDEX = "assets/search-index.js"
 SEARCH_STORE = "assets/search-store.js"
@@ -31,6 +38,11 @@ SEARCH_BIBTEX = "assets/search-bibtex.js"
 LUNR_JS = "assets/vendor/lunr.js"
 # Written into every output so a later build knows the directory is its own to replace.
 MARKER = ".papersite-build"
+
+
+def proceedings_export(venue_slug: str, year: int, kind: str) -> str:
+    """One proceedings' exports (`kind`: "bib" or "json"), when a collection's exports are split."""
+    return f"exports/{venue_slug}-{year}.{kind}"
 
 
 def paper_path(slug: str) -> str:

@@ -1,6 +1,6 @@
 // Reading list: papers the reader saves, kept in this browser only (localStorage, one key per site).
 //
-// - Paper pages carry a hidden <button class="save-toggle" data-slug=... data-title=...>; this script
+// - Paper pages carry a hidden <button class="save-toggle" data-slug=... data-url=...>; this script
 //   shows it and makes it an aria-pressed toggle. Without JavaScript it never appears. The summary
 //   saved with it is the page's <meta name="description">, so the page need not carry it again.
 // - Other scripts (search results) get toggles from the API below; every toggle of a paper on the
@@ -166,21 +166,32 @@
     return source ? source.textContent : "";
   }
 
-  function pageSummary() {
-    var meta = doc.querySelector('meta[name="description"]');
+  // The paper's details come from the tags the page carries for Google Scholar and link previews,
+  // so the page does not repeat them for this script.
+  function pageMeta(name) {
+    var meta = doc.querySelector('meta[name="' + name + '"]');
     return meta ? meta.getAttribute("content") : "";
+  }
+
+  function pageAuthors() {
+    return Array.prototype.map.call(doc.querySelectorAll('meta[name="citation_author"]'), function (meta) {
+      return meta.getAttribute("content");
+    });
+  }
+
+  function pageCanonical() {
+    var link = doc.querySelector('link[rel="canonical"]');
+    return link ? link.getAttribute("href") : "";
   }
 
   function setUpPageToggle() {
     if (!available) return;
     Array.prototype.forEach.call(doc.querySelectorAll("button.save-toggle[data-slug][hidden]"), function (button) {
-      var authors;
-      try { authors = JSON.parse(button.getAttribute("data-authors") || "[]"); } catch (e) { authors = []; }
       wire(button, {
-        slug: button.getAttribute("data-slug"), title: button.getAttribute("data-title"),
-        url: button.getAttribute("data-url"), summary: pageSummary(), authors: authors,
-        venue: button.getAttribute("data-venue"), year: button.getAttribute("data-year"),
-        permalink: button.getAttribute("data-permalink"), bibtex: pageBibtex(button)
+        slug: button.getAttribute("data-slug"), title: pageMeta("citation_title"),
+        url: button.getAttribute("data-url"), summary: pageMeta("description"), authors: pageAuthors(),
+        venue: pageMeta("citation_conference_title"), year: pageMeta("citation_publication_date"),
+        permalink: pageCanonical(), bibtex: pageBibtex(button)
       });
     });
   }

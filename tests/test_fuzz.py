@@ -24,7 +24,8 @@ from papersite.inputs.papers import load_paper, split_front_matter
 from papersite.inputs.taxonomy import load_taxonomy
 from papersite.inputs.values import SLUG_RE
 from papersite.errors import Report, SiteError
-from papersite.ingest.importer import parse_jsonl, parse_text
+from papersite.ingest.readers.jsonl import read_jsonl
+from papersite.ingest.readers.plain import read_plain
 from papersite.ingest.latex import latex_to_markdown
 from papersite.text.mathtext import math_to_text
 from papersite.text.plain import flatten_markdown
@@ -233,10 +234,10 @@ def test_markdown_renderer_never_emits_anything_that_runs(text):
 
 @FUZZ
 @given(mixed(SOURCE_TOKENS))
-def test_parse_text_gives_records_or_site_error(text):
+def test_read_plain_gives_records_or_site_error(text):
     report = Report()
     try:
-        records = parse_text(text, "x.txt", report)
+        records = read_plain(text, "x.txt", report)
     except SiteError as err:
         assert all(p.path == "x.txt" and p.line for p in err.problems)
         return
@@ -256,10 +257,10 @@ def json_lines() -> st.SearchStrategy[str]:
 
 @FUZZ
 @given(st.one_of(json_lines(), mixed(SOURCE_TOKENS)))
-def test_parse_jsonl_gives_records_or_errors_with_lines(text):
+def test_read_jsonl_gives_records_or_errors_with_lines(text):
     report = Report()
     try:
-        records = parse_jsonl(text, "x.jsonl", report, None, None)
+        records = read_jsonl(text, "x.jsonl", report)
     except SiteError as err:
         assert all(p.path == "x.jsonl" and p.line for p in err.problems)
         return

@@ -11,7 +11,9 @@ import yaml
 from conftest import REPO, build_args
 from papersite.inputs.papers import split_front_matter
 from papersite.errors import Report
-from papersite.ingest.importer import clean_abstract, find_code_links, parse_text
+from papersite.ingest.importer import find_code_links
+from papersite.ingest.readers.plain import read_plain
+from papersite.ingest.records import clean_abstract
 
 SEED = REPO / "content" / "sources" / "neurips2025-abstracts.txt"
 
@@ -36,7 +38,9 @@ def test_seed_import_writes_one_valid_page_per_abstract(imported, cli):
     ids = set()
     for path in pages:
         data, body = front_matter(path)
-        assert list(data) == ["id", "slug", "title", "title_source", "venue", "year", "tags", "code", "authors", "aliases"]
+        assert list(data) == ["id", "slug", "title", "title_source", "venue", "year", "tags", "code", "authors", "links",
+                              "aliases", "import_digest"]
+        assert data["links"] == {}
         assert data["slug"] == path.stem
         assert data["venue"] == "NeurIPS" and data["year"] == 2025
         assert data["title_source"] == "derived"
@@ -174,7 +178,7 @@ def test_find_code_links_only_code_hosts():
 
 
 def test_text_source_heading_gives_venue_and_year():
-    records = parse_text("ICML 2024 Accepted\n\nFirst abstract\nwrapped.\n\nSecond.\n", "s.txt", Report())
+    records = read_plain("ICML 2024 Accepted\n\nFirst abstract\nwrapped.\n\nSecond.\n", "s.txt", Report())
     assert [(r.venue, r.year, r.line, r.abstract) for r in records] == [
         ("ICML", 2024, 3, "First abstract wrapped."), ("ICML", 2024, 6, "Second.")]
 

@@ -1,4 +1,4 @@
-"""Writing the site: atomic replacement, refusal to wipe what is not ours, byte-identical output."""
+"""Writing the site: a new tree beside the output, swapped in whole; refusal to wipe what is not ours."""
 
 from __future__ import annotations
 
@@ -8,26 +8,46 @@ import pytest
 
 from papersite import urls
 from papersite.errors import SiteError
-from papersite.output import check_output_target, temp_siblings, write_site
+from papersite.output import Staging, check_output_target, temp_siblings
 
 
-def test_write_site_replaces_previous_output_whole(tmp_path):
+def write_site(out: Path, files: dict[str, str]) -> None:
+    with Staging(out) as staging:
+        for name, text in files.items():
+            staging.write(name, text)
+        staging.commit()
+
+
+def test_a_committed_tree_replaces_the_previous_output_whole(tmp_path):
     out = tmp_path / "site"
-    write_site(out, {"a.html": "one", "sub/b.html": "two"}, [])
-    write_site(out, {"a.html": "three"}, [])
+    write_site(out, {"a.html": "one", "sub/b.html": "two"})
+    write_site(out, {"a.html": "three"})
     assert (out / "a.html").read_text() == "three"
     assert not (out / "sub").exists()
     assert (out / urls.MARKER).is_file()
     assert temp_siblings(out) == []
 
 
-def test_failed_write_leaves_previous_output_and_no_temp(tmp_path):
+def test_a_failed_build_leaves_the_previous_output_and_no_temp(tmp_path):
     out = tmp_path / "site"
-    write_site(out, {"a.html": "one"}, [])
-    with pytest.raises(FileNotFoundError):
-        write_site(out, {"a.html": "two"}, [(tmp_path / "missing-static", "assets/x.js")])
+    write_site(out, {"a.html": "one"})
+    with pytest.raises(RuntimeError), Staging(out) as staging:
+        staging.write("a.html", "two")
+        raise RuntimeError("a stage failed")
     assert (out / "a.html").read_text() == "one"
     assert temp_siblings(out) == []
+
+
+def test_linked_files_are_the_previous_outputs_own_and_survive_the_swap(tmp_path):
+    out = tmp_path / "site"
+    write_site(out, {"kept.html": "kept", "gone.html": "gone"})
+    inode = (out / "kept.html").stat().st_ino
+    with Staging(out) as staging:
+        assert staging.link("kept.html", str(out / "kept.html"))
+        staging.write("new.html", "new")
+        staging.commit()
+    assert (out / "kept.html").read_text() == "kept" and (out / "kept.html").stat().st_ino == inode
+    assert sorted(p.name for p in out.iterdir()) == sorted(["kept.html", "new.html", urls.MARKER])
 
 
 def test_stale_temp_directories_are_removed(tmp_path):
@@ -35,7 +55,7 @@ def test_stale_temp_directories_are_removed(tmp_path):
     stale = tmp_path / ".site.tmp-99999"
     stale.mkdir()
     (stale / "half.html").write_text("x")
-    write_site(out, {"a.html": "one"}, [])
+    write_site(out, {"a.html": "one"})
     assert not stale.exists()
 
 
@@ -62,5 +82,5 @@ def test_empty_directory_and_previous_output_are_accepted(tmp_path):
     empty = tmp_path / "empty"
     empty.mkdir()
     check_output_target(empty, [])
-    write_site(tmp_path / "site", {"a.html": "x"}, [])
+    write_site(tmp_path / "site", {"a.html": "x"})
     check_output_target(tmp_path / "site", [])

@@ -201,8 +201,8 @@ def test_paper_pages_have_highwire_tags_and_json_ld(published):
         assert len(blocks) == 1, slug
         data = json.loads(blocks[0])
         assert data["@type"] == "ScholarlyArticle" and data["@context"] == "https://schema.org"
-        assert data["name"] == title[0] and data["url"] == f"{BASE}papers/{slug}.html"
-        assert data["datePublished"] == "2025" and data["headline"] == title[0]
+        assert data["headline"] == title[0] and data["url"] == f"{BASE}papers/{slug}.html"
+        assert data["datePublished"] == "2025"
         assert "abstract" not in data, slug   # the page shows it; JSON-LD does not repeat it
     text = (published / "papers" / "hostile-characters.html").read_text(encoding="utf-8")
     assert meta(text, "name", "citation_author") == ["Ada Lovelace", "Smith and Wesson", "Élodie Ørsted"]
@@ -245,13 +245,13 @@ def test_cite_box_shows_the_same_entry_and_a_copy_button(published):
 
 
 PAPER_FIELDS = {"id", "slug", "title_markdown", "title_source", "venue", "year", "authors", "tags", "code",
-                "aliases", "path", "url", "abstract_markdown", "words", "bibtex_key"}
+                "aliases", "links", "path", "url", "abstract_markdown", "words", "bibtex_key"}
 
 
 def test_papers_json_lists_every_paper(published):
     raw = (published / urls.EXPORT_JSON).read_text(encoding="utf-8")
     doc = json.loads(raw)
-    assert doc["format"] == "papersite-papers/2"
+    assert doc["format"] == "papersite-papers/3"
     slugs = {p.stem for p in (REPO / "content" / "papers").glob("*.md")} | {"hostile-characters", "new-name"}
     assert {p["slug"] for p in doc["papers"]} == slugs
     keys = {key for _, key, _ in parse_bibtex((published / urls.BIBTEX).read_text(encoding="utf-8"))}
@@ -261,6 +261,7 @@ def test_papers_json_lists_every_paper(published):
         assert (published / paper["path"]).is_file()
         assert paper["bibtex_key"] in keys
         assert paper["title_markdown"] and paper["abstract_markdown"] and paper["year"] == 2025
+        assert paper["links"] == {}   # the shipped pages have none (tests/test_links.py has pages with links)
     renamed = next(p for p in doc["papers"] if p["slug"] == "new-name")
     assert renamed["aliases"] == ["old-name"]
     assert doc["site"]["base_url"] == BASE
@@ -361,7 +362,7 @@ def test_404_without_base_url_has_one_inline_script_allowed_by_its_hash(tmp_path
 
 def make_paper(slug: str, year: int = 2025, pid: str | None = None) -> Paper:
     return Paper(id=pid or slug, slug=slug, title="T", title_source="given", venue="V", year=year, tags=(),
-                 code=(), authors=(), aliases=(), body="B", path=f"{slug}.md", body_line=1)
+                 code=(), authors=(), aliases=(), links=(), body="B", path=f"{slug}.md", body_line=1)
 
 
 def test_bibtex_keys_are_stable_when_papers_are_added():
@@ -517,3 +518,14 @@ def test_workflow_installs_and_builds_as_the_readme_says_and_deploys_to_pages():
     assert f"--base-url \"${{{{ steps.{configure['id']}.outputs.base_url }}}}/\"" in build
     deploy = next(job for job in doc["jobs"].values() if any(s.get("uses", "").startswith("actions/deploy-pages") for s in job["steps"]))
     assert deploy["environment"]["name"] == "github-pages" and deploy.get("needs")
+
+
+def test_workflow_restores_the_last_site_and_build_cache_before_building():
+    doc = yaml.safe_load((REPO / ".github" / "workflows" / "pages.yml").read_text(encoding="utf-8"))
+    steps = next(job for job in doc["jobs"].values() if any("build.py" in s.get("run", "") for s in job["steps"]))["steps"]
+    cache = next(i for i, s in enumerate(steps) if s.get("uses", "").startswith("actions/cache@"))
+    build = next(i for i, s in enumerate(steps) if s.get("run", "").startswith(".venv/bin/python build.py"))
+    assert cache < build
+    paths = steps[cache]["with"]["path"].split()
+    assert set(paths) == {"site", ".papersite-cache"}   # the output the pages are kept from, and the cache beside it
+    assert "github.sha" in steps[cache]["with"]["key"] and steps[cache]["with"]["restore-keys"]

@@ -197,7 +197,7 @@ texts_strategy = st.lists(
 @given(texts=texts_strategy, k=st.integers(0, 4), threshold=st.floats(0.0, 1.0))
 def test_arbitrary_texts_never_raise(texts, k, threshold):
     related = related_papers(texts, k=k, threshold=threshold)
-    points = project_2d(weigh_terms(texts)[0])[0]
+    points = project_2d(weigh_terms(texts)[0], [str(i) for i in range(len(texts))])[0]
 
     assert len(related) == len(points) == len(texts)
     for row, found in enumerate(related):

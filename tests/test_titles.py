@@ -200,6 +200,31 @@ def test_fallback_is_a_shortened_first_sentence():
     assert_reads_as_title(title, abstract)
 
 
+def assert_formulas_whole(title: str, abstract: str) -> None:
+    """Every `$` of the title belongs to a formula the abstract has, whole."""
+    from papersite.text.mathspans import find_math_spans
+
+    source = clean_text(abstract)
+    whole = {source[a:b] for a, b in find_math_spans(source)}
+    spans = find_math_spans(title)
+    assert all(title[a:b] in whole for a, b in spans), title
+    assert title.count("$") == sum(title[a:b].count("$") for a, b in spans), title
+
+
+def test_a_title_is_never_cut_inside_a_formula():
+    r"""A method named in math (from the benchmark corpus): the title used to end
+    `Named $\textit{$\underline{G}$raph $\underline{P}`, half a formula."""
+    abstract = (
+        "While Positive-Unlabeled (PU) learning is vital in many real-world scenarios, its application to graph data "
+        "still remains under-explored. To address this challenge, we introduce a new method, named "
+        "$\\textit{$\\underline{G}$raph $\\underline{P}$U Learning with $\\underline{L}$abel Propagation Loss}$ (GPL). "
+        "Specifically, GPL considers learning from PU nodes along with an intermediate heterophily reduction."
+    )
+    title = derive_title(latex_to_markdown(abstract)[0])
+    assert_formulas_whole(title, abstract)
+    assert_reads_as_title(title, abstract)
+
+
 @pytest.mark.parametrize("text", ["", "   ", "$x^2$", "(((", "\u202e\u200b", "a" * 300, "http://example.com/x"])
 def test_title_of_degenerate_text_is_never_empty(text):
     title = derive_title(text)
@@ -260,6 +285,7 @@ def test_derivations_never_raise_and_titles_keep_their_promises(text):
     title = derive_title(text)
     method = method_name(text)
     assert title and len(title) <= TITLE_MAX
+    assert_formulas_whole(title, text)
     assert method is None or method.strip()
     assert SLUG_RE.match(derive_slug(title, method))
 

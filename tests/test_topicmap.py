@@ -11,7 +11,7 @@ from conftest import REPO, axe_violations, build_args, make_project
 from support.linkcheck import check_site
 
 from papersite import urls
-from papersite.enrich import topicmap
+from papersite.enrich import maplabels, topicmap
 from papersite.enrich.listings import PaperPage, Site, list_site
 from papersite.enrich.projection import project_2d
 from papersite.enrich.terms import page_texts, weigh_terms
@@ -114,7 +114,7 @@ def synthetic_pages(count: int, tags: tuple[str, ...]) -> list[PaperPage]:
         tag_list = (tags[i % len(tags)], tags[(i * 5 + 1) % len(tags)])
         paper = Paper(id=f"synthetic-{i:05d}", slug=f"synthetic-paper-number-{i:05d}", title=title, title_source="given",
                       venue="NeurIPS", year=2025, tags=tag_list, code=(), authors=("Ada Lovelace", "Alan Turing"),
-                      aliases=(), body=text, path=f"content/papers/p{i}.md", body_line=12)
+                      aliases=(), links=(), body=text, path=f"content/papers/p{i}.md", body_line=12)
         pages.append(PaperPage(paper=paper, title_html=title, title_text=title, abstract_html=f"<p>{text}</p>",
                                title_latex=title, text=text, summary=text[:240], words=40, reading_minutes=1,
                                prev_slug=None, next_slug=None))
@@ -122,8 +122,9 @@ def synthetic_pages(count: int, tags: tuple[str, ...]) -> list[PaperPage]:
 
 
 def build_topic_map(pages, taxonomy) -> topicmap.TopicMap:
-    """The map as a build lays it out: PCA of the pages' TF-IDF vectors, placed by first tag."""
-    return topicmap.layout_map(pages, project_2d(weigh_terms(page_texts(pages))[0])[0], taxonomy)
+    """The map as a build lays it out afresh: the pages' TF-IDF vectors projected, placed by first tag."""
+    terms = weigh_terms(page_texts(pages))[0]
+    return topicmap.layout_map(pages, project_2d(terms, [p.paper.id for p in pages])[0], taxonomy, terms)
 
 
 def render(specs, site: Site) -> dict[str, str]:
@@ -391,19 +392,43 @@ def test_overview_dots_are_bounded_and_show_every_topic(taxonomy):
     assert sum(g.dots.count("h0") for g in tm.groups) <= tm.dot_count
 
 
-def test_labels_name_distinct_colours_without_overlapping(taxonomy):
+def label_boxes(labels, size: int) -> list[tuple[float, float, float, float]]:
+    boxes = []
+    for label in labels:
+        half = maplabels.label_width(label.name, size) / 2
+        boxes.append((label.x - half, label.y - size, label.x + half, label.y))
+    return boxes
+
+
+def test_labels_stay_inside_the_map_without_overlapping(taxonomy):
     slugs = tuple(t.slug for t in taxonomy.tags)
     tm = build_topic_map(synthetic_pages(2000, slugs), taxonomy)
-    coloured = {g.key: g.name for g in tm.groups[:len(topicmap.PALETTE)]}
-    assert tm.labels and all(coloured[label.key] == label.name for label in tm.labels)
-    boxes = []
-    for label in tm.labels:
-        half = len(label.name) * topicmap.LABEL_CHAR_WIDTH / 2
-        assert half <= label.x <= tm.width - half and topicmap.LABEL_SIZE <= label.y <= tm.height
-        boxes.append((label.x - half, label.y - topicmap.LABEL_SIZE, label.x + half, label.y))
-    for i, a in enumerate(boxes):
-        for b in boxes[i + 1:]:
-            assert not (a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]), (a, b)
+    assert tm.labels and tm.narrow_labels and len(tm.narrow_labels) <= len(tm.labels)
+    for labels, size in ((tm.labels, tm.label_size), (tm.narrow_labels, tm.narrow_label_size)):
+        boxes = label_boxes(labels, size)
+        assert all(0 <= b[0] and b[2] <= tm.width and 0 <= b[1] and b[3] <= tm.height for b in boxes), boxes
+        for i, a in enumerate(boxes):
+            for b in boxes[i + 1:]:
+                assert not (a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]), (a, b)
+
+
+def test_dense_regions_are_named_by_their_distinctive_terms(taxonomy):
+    """Two crowds of papers, one on protein folding and one on bandits, placed apart: each is named
+    by its own vocabulary, where it is, and points at its commonest topic."""
+    from dataclasses import replace
+
+    pages = synthetic_pages(60, ("optimization", "robotics"))
+    themes = ("protein folding predicts amino acid structure", "contextual bandit regret bounds for arm exploration")
+    pages = [replace(page, text=f"{themes[i % 2]} {page.text}", paper=replace(page.paper, tags=(("optimization", "robotics")[i % 2],)))
+             for i, page in enumerate(pages)]
+    coordinates = [((0.2 if i % 2 == 0 else 0.8) + (i % 5) * 0.004, 0.5 + (i % 7) * 0.004) for i in range(len(pages))]
+    terms = weigh_terms([page.text for page in pages])[0]
+    tm = topicmap.layout_map(pages, coordinates, taxonomy, terms)
+    assert len(tm.labels) == 2
+    left, right = sorted(tm.labels, key=lambda label: label.x)
+    assert left.x < tm.width / 2 < right.x
+    assert set(left.name.split(" · ")) <= set(themes[0].split()) and left.key == "optimization"
+    assert set(right.name.split(" · ")) <= set(themes[1].split()) and right.key == "robotics"
 
 
 def test_topic_parts_split_evenly_left_to_right(taxonomy, monkeypatch):
@@ -511,7 +536,7 @@ def test_overview_links_every_topic_page_and_no_paper(overview):
     assert "assets/topicmap.js" in text and 'class="tm-label"' in text
     # Each topic's dots are one link named by the topic; its name on the map repeats it for the mouse only.
     assert all(re.fullmatch(r".+: \d+ papers?", link["title"]) for link in parsed.map_links if link["title"])
-    assert re.search(r'<g class="tm-labels"[^>]*aria-hidden="true"', text)
+    assert len(re.findall(r'<g class="tm-labels [^"]*"[^>]*aria-hidden="true"', text)) == 2
     assert all('tabindex="-1"' in label for label in re.findall(r'<a class="tm-label"[^>]*>', text))
 
 
@@ -658,7 +683,8 @@ def test_overview_legend_filters_topics_and_their_labels(overview, page):
     first.click()
     assert f"Highlighting 1 topic ({count} paper" in page.locator(".map-status").inner_text()
     assert page.locator(".tm-group.tm-faded").count() == page.locator(".tm-group").count() - 1
-    assert page.locator(".tm-label.tm-faded").count() == page.locator(".tm-label").count() - 1
+    others = page.locator(f'.tm-label:not([data-group="{key}"])').count()
+    assert page.locator(".tm-label.tm-faded").count() == others and others < page.locator(".tm-label").count()
     page.click(".map-clear")
     # A topic's dots open its own map: click one that nothing drawn later covers.
     page.locator(".topic-map-svg").scroll_into_view_if_needed()
@@ -667,6 +693,35 @@ def test_overview_legend_filters_topics_and_their_labels(overview, page):
     page.wait_for_url(re.compile(re.escape(urls.map_topic_path(key)) + "$"))
     assert page.locator(".topic-map-svg a").count() > 0
     assert page.console_errors == []
+
+
+VISIBLE_LABELS = """() => [...document.querySelectorAll('.tm-labels text')]
+  .filter(t => getComputedStyle(t.closest('g.tm-labels')).display !== 'none')
+  .map(t => { const r = t.getBoundingClientRect();
+              return [r.left, r.top, r.right, r.bottom, parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a]; })"""
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("width", [390, 1280])
+def test_overview_fits_the_screen_and_its_names_never_overlap(browser, overview, width):
+    """On a 390 px phone the overview needs no sideways scrolling; on a phone and a desktop the region
+    names shown are readable and none covers another."""
+    context = browser.new_context(viewport={"width": width, "height": 844})
+    tab = context.new_page()
+    try:
+        tab.goto((overview / urls.MAP).resolve().as_uri())
+        assert tab.evaluate("document.documentElement.scrollWidth") <= width
+        scroller = tab.locator(".topic-map-scroll")
+        assert scroller.evaluate("e => e.scrollWidth <= e.clientWidth")
+        labels = tab.evaluate(VISIBLE_LABELS)
+        assert labels
+        assert all(0 <= left and right <= width for left, _, right, _, _ in labels)
+        assert min(size for *_, size in labels) >= 9, labels     # rendered px, a phone's smallest readable
+        for i, a in enumerate(labels):
+            for b in labels[i + 1:]:
+                assert not (a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]), (a, b)
+    finally:
+        context.close()
 
 
 @pytest.mark.browser

@@ -7,7 +7,9 @@ paper does not depend on which other papers exist; only if two keys still collid
 (a year that is not four digits) does a letter suffix tell them apart, in id order.
 
 Entries carry no abstract, as arXiv, DBLP and the ACL Anthology give them: an entry is for
-citing, and the abstract is on the paper page (its `url`), just above the Cite box.
+citing, and the abstract is on the paper page (its `url`), just above the Cite box. A paper's
+`links` add `doi`, `eprint` with `archivePrefix = {arXiv}`, and its own web page as the `url`
+(in place of the site's page); a paper without links gets no such field.
 
 The title is its Markdown flattened to plain words, with LaTeX's special characters
 escaped and math spans kept as `$...$`. BibTeX counts every brace, even `\\{`, so
@@ -22,6 +24,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 from .. import urls
+from ..inputs.links import arxiv_id_of, doi_of
 from ..model import Paper
 from ..text.chars import CONTROLS_RE
 from ..text.mathspans import hide_math_spans
@@ -43,7 +46,7 @@ _MATH_DELIMITERS = re.compile(
     re.DOTALL,
 )
 _MATH_TOKEN = re.compile(r"\\[A-Za-z]+|\\[\s\S]|[\s\S]")
-FIELD_ORDER = ("title", "author", "booktitle", "year", "url", "keywords")
+FIELD_ORDER = ("title", "author", "booktitle", "year", "doi", "eprint", "archivePrefix", "url", "keywords")
 
 
 def escape_text(text: str) -> str:
@@ -156,12 +159,21 @@ def safe_url(url: str) -> str:
 
 def bibtex_entry(paper: Paper, key: str, title_latex: str, base_url: str | None, keywords: tuple[str, ...]) -> str:
     """`title_latex`: the title as `markdown_to_latex(..., protect_case=True)` gives it; `keywords`: the names of the paper's tags."""
+    links = dict(paper.links)
+    doi = doi_of(links.get("doi", ""))
+    eprint = arxiv_id_of(links.get("arxiv", ""))
+    page = urls.absolute_url(base_url, urls.paper_path(paper.slug)) if base_url else ""
     fields = {
         "title": title_latex,
         "author": author_list(paper.authors),
         "booktitle": escape_text(paper.venue),
         "year": str(paper.year),
-        "url": safe_url(urls.absolute_url(base_url, urls.paper_path(paper.slug))) if base_url else "",
+        # DOIs and URLs are read verbatim by biblatex and the url package: only braces and spaces,
+        # which would end the field, are percent-encoded.
+        "doi": safe_url(doi) if doi else "",
+        "eprint": eprint or "",
+        "archivePrefix": "arXiv" if eprint else "",
+        "url": safe_url(links.get("url") or page),
         "keywords": escape_text(", ".join(keywords)),
     }
     lines = [f"  {name:<9} = {{{fields[name]}}}" for name in FIELD_ORDER if fields[name]]

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import math
+import re
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -36,12 +38,23 @@ class TagListing:
 
 
 @dataclass(frozen=True)
+class Proceedings:
+    """The papers of one venue in one year."""
+
+    venue: str
+    venue_slug: str     # lower-case ASCII letters, digits and hyphens
+    year: int
+    papers: tuple[PaperPage, ...]
+
+
+@dataclass(frozen=True)
 class Site:
     """Everything the pages list, gathered before anything is rendered."""
 
     config: SiteConfig
     papers: tuple[PaperPage, ...]
     tags: tuple[TagListing, ...]          # taxonomy order, every tag (empty ones too)
+    proceedings: tuple[Proceedings, ...] = ()   # newest first, then by venue
 
     def tag_names(self) -> dict[str, str]:
         return {listing.tag.slug: listing.tag.name for listing in self.tags}
@@ -61,12 +74,28 @@ def paper_pages(papers: Sequence[Paper], texts: Sequence[PaperText]) -> tuple[Pa
 
 
 def list_site(config: SiteConfig, taxonomy: Taxonomy, pages: Sequence[PaperPage]) -> Site:
-    """The papers in site order, and the papers of every tag."""
+    """The papers in site order, the papers of every tag, and of every proceedings."""
     by_tag: dict[str, list[PaperPage]] = {t.slug: [] for t in taxonomy.tags}
+    by_venue: dict[tuple[str, int], list[PaperPage]] = {}
     for page in pages:
         for slug in page.paper.tags:
             by_tag[slug].append(page)
-    return Site(config, tuple(pages), tuple(TagListing(t, tuple(by_tag[t.slug])) for t in taxonomy.tags))
+        by_venue.setdefault((page.paper.venue, page.paper.year), []).append(page)
+    proceedings, taken = [], set()
+    for (venue, year), found in sorted(by_venue.items(), key=lambda item: (-item[0][1], item[0][0].lower(), item[0][0])):
+        slug, n = venue_slug(venue), 1
+        while (slug, year) in taken:   # two spellings of a venue that fold to one slug ("ICML", "icml")
+            n += 1
+            slug = f"{venue_slug(venue)}-{n}"
+        taken.add((slug, year))
+        proceedings.append(Proceedings(venue, slug, year, tuple(found)))
+    return Site(config, tuple(pages), tuple(TagListing(t, tuple(by_tag[t.slug])) for t in taxonomy.tags), tuple(proceedings))
+
+
+def venue_slug(venue: str) -> str:
+    """`NeurIPS` -> `neurips`, `ACL Findings` -> `acl-findings`: accents folded, anything else a hyphen."""
+    folded = unicodedata.normalize("NFKD", venue).encode("ascii", "ignore").decode("ascii").lower()
+    return "-".join(re.findall(r"[a-z0-9]+", folded)) or "venue"
 
 
 def paper_page(papers: Sequence[Paper], i: int, text: PaperText) -> PaperPage:

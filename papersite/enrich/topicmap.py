@@ -5,8 +5,10 @@ colours, shapes); the SVG itself is written by Jinja partials
 (`templates/partials/topic_map.html`, `topic_map_preview.html`, `tag_chart.html`) so
 autoescape covers every title and name.
 
-- Positions come from `projection.project_2d` over each paper's title and abstract,
-  so papers with similar abstracts sit near each other.
+- Positions come from `projection.project_2d` over each paper's title and abstract
+  (t-SNE, kept from build to build), so papers with similar abstracts sit near each other.
+- The dense regions are named by their distinctive terms (`maplabels`), on the full map
+  and the overview, in two sizes: one for a wide screen, one for a phone.
 - Each paper is drawn in the colour and shape of its first tag. Tags are ranked by
   how many papers they head (ties in taxonomy order); the first ten get circles in
   the ten palette colours, the next ten squares, and so on, so the commonest topics
@@ -32,6 +34,8 @@ import numpy as np
 
 from ..model import Taxonomy
 from .listings import PaperPage
+from .maplabels import NARROW_SIZE, WIDE_SIZE, MapLabel, dense_regions, place_labels
+from .terms import TermMatrix
 
 # Contrast against #ffffff / #16181d (the page backgrounds): all between 3.5 and 4.6.
 PALETTE = (
@@ -64,12 +68,6 @@ HOME_FULL_MAP_LIMIT = 500
 PREVIEW_WIDTH = 480
 PREVIEW_HEIGHT = 270
 PREVIEW_MARGIN = 3
-# From this many papers on, each axis is stretched so the central 98% of papers fill 94% of
-# the map: min-max scaling would let a few outlying abstracts squeeze everyone else into the
-# middle. Outliers keep their order and side, compressed into the outer 3% on each edge.
-ROBUST_FROM = 100
-ROBUST_QUANTILES = (1.0, 99.0)
-ROBUST_EDGE = 0.03
 # The preview draws at most this many papers (evenly spaced in content order), so the home
 # page stays light however large the collection grows (~7 bytes a dot).
 PREVIEW_MAX_DOTS = 3000
@@ -84,13 +82,6 @@ MAP_PAGE_POINTS = 500
 # The overview and the dot layers of a topic's map draw at most about this many dots (~8.5 bytes
 # each, sampled evenly within each topic): ~34 KB, however large the collection.
 MAP_MAX_DOTS = 4000
-# Topic names on the overview, in viewBox units; a name is left out where it would overlap one
-# already placed (larger topics are placed first), so the labels stay readable.
-LABEL_SIZE = 13
-LABEL_CHAR_WIDTH = 0.6 * LABEL_SIZE     # a generous average for system-ui, so estimated boxes rarely undershoot
-LABEL_PAD = 4
-LABEL_CELL = 60         # the square (in viewBox units) a label looks for its topic's densest spot in
-
 UNTAGGED = ""   # group tag of papers without a tag (content normally gives every paper one)
 # Their key (ids, data-group, map/<key>.html): "_" is never in a tag slug, so it cannot collide with one.
 UNTAGGED_KEY = "_untagged"
@@ -128,16 +119,6 @@ class PreviewGroup:
 
 
 @dataclass(frozen=True)
-class MapLabel:
-    """A topic's name on the overview, centred where its papers are densest (baseline at y)."""
-
-    key: str
-    name: str
-    x: float
-    y: float
-
-
-@dataclass(frozen=True)
 class TopicPart:
     """One page of a topic's own map: the papers it links, over the rest of the collection as dots."""
 
@@ -158,8 +139,10 @@ class TopicMap:
     preview_width: int = PREVIEW_WIDTH
     preview_height: int = PREVIEW_HEIGHT
     dot_count: int = 0                    # papers drawn as dots (a sample above MAP_MAX_DOTS)
-    labels: tuple[MapLabel, ...] = ()     # the topic names that fit on the overview
-    label_size: int = LABEL_SIZE
+    labels: tuple[MapLabel, ...] = ()     # the dense regions' names that fit on a wide screen ...
+    narrow_labels: tuple[MapLabel, ...] = ()   # ... and, larger, on a phone
+    label_size: int = WIDE_SIZE
+    narrow_label_size: int = NARROW_SIZE
 
     @property
     def full_on_home(self) -> bool:
@@ -205,21 +188,6 @@ def radius_for(count: int) -> float:
     return round(min(RADIUS_MAX, max(RADIUS_MIN, RADIUS_BUDGET / math.sqrt(max(count, 1)))), 2)
 
 
-def spread_outliers(coordinates: Sequence[tuple[float, float]]) -> list[tuple[float, float]]:
-    """Piecewise-linear rescaling of each axis through (min, 0), (1st pct, 3%), (99th pct, 97%), (max, 1)."""
-    if len(coordinates) < ROBUST_FROM:
-        return list(coordinates)
-    points = np.asarray(coordinates, dtype=np.float64)
-    axes = []
-    for axis in points.T:
-        low, q_low, q_high, high = (float(axis.min()), *np.percentile(axis, ROBUST_QUANTILES).tolist(), float(axis.max()))
-        if not low < q_low < q_high < high:
-            axes.append(axis)
-            continue
-        axes.append(np.round(np.interp(axis, [low, q_low, q_high, high], [0.0, ROBUST_EDGE, 1.0 - ROBUST_EDGE, 1.0]), 4))
-    return list(zip(axes[0].tolist(), axes[1].tolist()))
-
-
 def relative_dots(cells: Sequence[tuple[int, int]]) -> str:
     """Path data with a zero-length segment per cell ("M3 4h0m5-2h0..."): relative moves keep it short."""
     parts = []
@@ -252,37 +220,6 @@ def sample_groups(groups: Sequence[MapGroup], count: int) -> dict[str, list[MapP
     return {g.key: sample(g.points, -(-len(g.points) * MAP_MAX_DOTS // count)) for g in groups}
 
 
-def densest_spot(points: Sequence[MapPoint]) -> tuple[float, float]:
-    """The mean of the group's points in the LABEL_CELL square holding most of them: where the
-    topic is concentrated, which its median (often in the crowded middle) need not be."""
-    cells: dict[tuple[int, int], list[MapPoint]] = {}
-    for p in points:
-        cells.setdefault((int(p.y // LABEL_CELL), int(p.x // LABEL_CELL)), []).append(p)
-    densest = cells[min(cells, key=lambda cell: (-len(cells[cell]), cell))]
-    return sum(p.x for p in densest) / len(densest), sum(p.y for p in densest) / len(densest)
-
-
-def place_labels(groups: Sequence[MapGroup], width: int, height: int) -> tuple[MapLabel, ...]:
-    """Names of the groups with a colour of their own, largest first, skipping any that would overlap.
-
-    Overview dots show colour only, and colours repeat after the first len(PALETTE) groups:
-    a name placed for a later group would point at dots of another topic's colour."""
-    placed: list[tuple[float, float, float, float]] = []
-    labels = []
-    for group in groups[:len(PALETTE)]:
-        spot_x, spot_y = densest_spot(group.points)
-        half = (len(group.name) * LABEL_CHAR_WIDTH + LABEL_PAD) / 2
-        x = min(max(spot_x, half), width - half)
-        # The baseline sits a third of the size below the spot, so the text is centred on it.
-        y = min(max(spot_y + LABEL_SIZE / 3, LABEL_SIZE + LABEL_PAD), height - LABEL_PAD)
-        box = (x - half, y - LABEL_SIZE - LABEL_PAD / 2, x + half, y + LABEL_PAD)
-        if any(box[0] < b[2] and b[0] < box[2] and box[1] < b[3] and b[1] < box[3] for b in placed):
-            continue
-        placed.append(box)
-        labels.append(MapLabel(group.key, group.name, round(x, 1), round(y, 1)))
-    return tuple(labels)
-
-
 def topic_parts(tm: TopicMap) -> dict[str, tuple[TopicPart, ...]]:
     """Each group's own map pages, by key: its papers in as few parts of at most MAP_PAGE_POINTS
     as will hold them, evenly sized.
@@ -306,21 +243,30 @@ def topic_parts(tm: TopicMap) -> dict[str, tuple[TopicPart, ...]]:
     return pages
 
 
-def layout_map(papers: Sequence[PaperPage], coordinates: Sequence[tuple[float, float]], taxonomy: Taxonomy) -> TopicMap:
-    """Place unit-square coordinates in the viewBox and group the papers by first tag."""
-    coordinates = spread_outliers(coordinates)
+def view_point(ux: float, uy: float, margin: float) -> tuple[float, float]:
+    """A unit-square point in viewBox units, as the map pages give it."""
+    # SVG y grows downwards; flip so the second component points up, as in a plot.
+    return round(margin + ux * (MAP_WIDTH - 2 * margin), 1), round(margin + (1.0 - uy) * (MAP_HEIGHT - 2 * margin), 1)
+
+
+def layout_map(papers: Sequence[PaperPage], coordinates: Sequence[tuple[float, float]], taxonomy: Taxonomy,
+               terms: TermMatrix | None = None) -> TopicMap:
+    """Place unit-square coordinates in the viewBox, group the papers by first tag and name the
+    dense regions (by their distinctive `terms`, rows in the order of `papers`; else by topic)."""
     radius = radius_for(len(papers))
     margin = MAP_MARGIN + radius
     by_tag: dict[str, list[MapPoint]] = {}
     cells: dict[str, dict[tuple[int, int], None]] = {}
     count = len(papers)
     in_preview = set(sample(range(count), PREVIEW_MAX_DOTS))
+    placed = np.zeros((count, 2))
+    keys = []
     for index, (page, (ux, uy)) in enumerate(zip(papers, coordinates)):
         tag = page.paper.tags[0] if page.paper.tags else UNTAGGED
-        # SVG y grows downwards; flip so the second component points up, as in a plot.
-        x = round(margin + ux * (MAP_WIDTH - 2 * margin), 1)
-        y = round(margin + (1.0 - uy) * (MAP_HEIGHT - 2 * margin), 1)
+        x, y = view_point(ux, uy, margin)
         by_tag.setdefault(tag, []).append(MapPoint(page.paper.slug, page.title_text, x, y))
+        placed[index] = (x, y)
+        keys.append(tag or UNTAGGED_KEY)
         cell = (round(PREVIEW_MARGIN + ux * (PREVIEW_WIDTH - 2 * PREVIEW_MARGIN)),
                 round(PREVIEW_MARGIN + (1.0 - uy) * (PREVIEW_HEIGHT - 2 * PREVIEW_MARGIN)))
         group_cells = cells.setdefault(tag, {})
@@ -339,8 +285,10 @@ def layout_map(papers: Sequence[PaperPage], coordinates: Sequence[tuple[float, f
         for group in groups if cells[group.tag]
     )
     dotted = sample_groups(groups, count)
+    regions = dense_regions(placed, keys, {group.key: group.name for group in groups}, terms, MAP_WIDTH, MAP_HEIGHT)
     groups = tuple(replace(group, dots=point_dots(dotted[group.key])) for group in groups)
     return TopicMap(MAP_WIDTH, MAP_HEIGHT, radius, count, groups, preview, preview_count=len(in_preview),
                     dot_count=sum(len(points) for points in dotted.values()),
-                    labels=place_labels(groups, MAP_WIDTH, MAP_HEIGHT))
+                    labels=place_labels(regions, MAP_WIDTH, MAP_HEIGHT, WIDE_SIZE),
+                    narrow_labels=place_labels(regions, MAP_WIDTH, MAP_HEIGHT, NARROW_SIZE))
 

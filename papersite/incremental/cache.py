@@ -1,8 +1,8 @@
 """One build's use of the cache: the input digests, the previous build's states and output, and what this build keeps.
 
 The pipeline opens a `BuildCache`, asks it whether anything changed at all, hands each stage
-the state `previous(name)` gives, renders only the pages the previous output lacks
-(`render_pages`), writes through it, and saves the states the stages returned.
+the state `previous(name)` gives, renders only the pages the previous output lacks and links
+the others (`render_pages`), writes the rest through it, and saves the states the stages returned.
 """
 
 from __future__ import annotations
@@ -13,12 +13,12 @@ from functools import partial
 from pathlib import Path
 
 from .. import workers
-from ..digests import digest, fingerprint
+from ..digests import Fingerprints, digest, fingerprint
 from ..errors import Problem
-from ..output import write_site
+from ..output import Staging
 from .inputs import FileDigests, code_version, input_version, tree_version
-from .reuse import (PreviousOutput, Reused, content_digest, kept_pages, output_manifest, page_keys, record_pages,
-                    render_keyed, reuse_unchanged, split_for_writing)
+from .reuse import (PageRecords, PreviousOutput, content_digest, kept_pages, output_manifest, page_key, page_keys,
+                    record_pages)
 from .store import Store, default_cache_path, read_sealed, state_path, templates_path, worker_path
 
 
@@ -46,7 +46,8 @@ class BuildCache:
         self.output = PreviousOutput(self.out, self.last.get("manifest"))
         self.store = Store(self.path, self.code)
         self.digests: dict[str, bytes] = {}   # of this build's output files
-        self.kept = 0                         # pages kept from the previous output
+        self.kept: dict = {}                  # pages linked from the previous output ...
+        self.copied: set[str] = set()         # ... and those of them that had to be copied
 
     @classmethod
     def for_output(cls, out: Path, cache_dir: Path | None, inputs: list[Path], base_url: str | None, clean: bool) -> "BuildCache":
@@ -94,38 +95,46 @@ class BuildCache:
 
     # --- this build ---------------------------------------------------------------------
 
-    def render_pages(self, plan: Sequence, render: Callable, templates: Path, chrome, jobs: int,
-                     on_progress: Callable[[int], None]) -> tuple[dict, object]:
-        """{path: HTML} of every page of the plan, a page the previous output already holds as a Reused
-        marker instead (not rendered), and the page records for the next build.
+    def render_pages(self, plan: Sequence, render: Callable, staging: Staging, templates: Path, chrome, jobs: int,
+                     on_progress: Callable[[int], None]) -> PageRecords:
+        """Every page of the plan into `staging`: rendered (by the workers, which write what they
+        render), or linked from the previous output when it already holds that page. The page
+        records for the next build.
 
         A page's key is the code, the templates and the chrome (what every page shows), and its spec."""
         shared = digest(self.code + tree_version(templates, files=self.files) + fingerprint(chrome))
         paths = [spec.path for spec in plan]
-        keys = page_keys(plan, shared)
         records = self.previous("pages")
-        kept = kept_pages(paths, keys, records, self.output)
+        # With nothing to keep (a cold build), each page's key is taken by the worker rendering it.
+        keys = page_keys(plan, shared) if records else None
+        kept = kept_pages(paths, keys, records, self.output) if keys is not None else {}
+        for path in kept:
+            if not staging.link(path, self.output.prefix + path):
+                self.copied.add(path)
         todo = [spec for spec in plan if spec.path not in kept]
-        made = workers.ordered_map(partial(render_keyed, render), todo, jobs, on_progress=on_progress)
-        pages: dict = dict(kept)
-        for spec, (html, made_digest) in zip(todo, made):
-            pages[spec.path] = html
-            self.digests[spec.path] = made_digest
+        made = workers.ordered_map(partial(write_page, render, staging, None if keys is not None else shared), todo, jobs,
+                                   setup=Fingerprints, on_progress=on_progress)
+        self.digests.update(zip((spec.path for spec in todo), (page_digest for page_digest, _ in made)))
         self.digests.update((path, found.digest) for path, found in kept.items())
-        self.kept = len(kept)
-        return {path: pages[path] for path in paths}, record_pages(paths, keys, self.digests, records)
+        self.kept = kept
+        if keys is None:
+            keys = [key for _, key in made]
+        return record_pages(paths, keys, self.digests, records)
 
-    def write(self, files: dict) -> None:
-        """Write the output beside `out` and swap it in, each file the previous output holds byte for
-        byte linked from it; nothing at all when the output already is exactly these files."""
-        self.digests.update((path, content_digest(value)) for path, value in files.items() if path not in self.digests)
-        files = reuse_unchanged(files, self.output, self.digests)
-        if all(isinstance(value, Reused) for value in files.values()) and self.output.holds_exactly(set(files)):
-            self.manifest = dict(self.output.manifest)
-            return
-        write, link = split_for_writing(files, self.out)
-        copied = write_site(self.out, write, [], reuse=link)
-        self.manifest = output_manifest(self.out, files, self.digests, self.output.manifest, copied)
+    def write(self, staging: Staging, files: dict[str, str | bytes]) -> None:
+        """Files made in this process, into `staging`."""
+        for path, data in files.items():
+            staging.write(path, data)
+            self.digests[path] = content_digest(data)
+
+    def add_written(self, digests: dict[str, bytes]) -> None:
+        """Files a worker wrote into the staging tree itself, by their digests."""
+        self.digests.update(digests)
+
+    def commit(self, staging: Staging) -> None:
+        """Swap the new output in; what each of its files is, for the next build to check."""
+        staging.commit()
+        self.manifest = output_manifest(self.out, self.digests, self.output.manifest, set(self.kept) - self.copied - self.output.moved)
 
     def save(self, states: dict, warnings: tuple[Problem, ...], notes: tuple[Problem, ...], pages: int, files: int,
              warm: WarmCache | None) -> None:
@@ -143,3 +152,12 @@ class BuildCache:
         """After a build with nothing to do: the dev server's next build starts from the states in memory."""
         if warm is not None and warm.store is None:
             warm.store = Store.open(self.path, self.code)
+
+
+def write_page(render: Callable, staging: Staging, shared: bytes | None, fingerprints: Fingerprints,
+               spec) -> tuple[bytes, bytes | None]:
+    """One page rendered and written (in a worker): the digest of its bytes, and its key when
+    `shared` asks for it."""
+    html = render(spec)
+    staging.write(spec.path, html)
+    return content_digest(html), page_key(fingerprints, shared, spec) if shared is not None else None

@@ -12,7 +12,7 @@ from pathlib import Path
 from ..digests import DIGEST_SIZE, digest
 
 # Libraries whose output ends up in the pages: a new version may change a byte anywhere.
-LIBRARIES = ("Jinja2", "MarkupSafe", "Markdown", "PyYAML", "lunr", "latex2mathml", "numpy", "scipy")
+LIBRARIES = ("Jinja2", "MarkupSafe", "Markdown", "PyYAML", "lunr", "latex2mathml", "numpy", "scipy", "openTSNE", "scikit-learn")
 PACKAGE_DIR = Path(__file__).resolve().parent.parent
 
 

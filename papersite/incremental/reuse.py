@@ -11,15 +11,14 @@ A page is kept only when both hold:
    content digest, inode, size and modification time; a file that was edited, replaced or
    deleted since does not match and is made again.
 
-Kept files are hard-linked (copied where links are not possible) from the previous output into
-the new tree, which is still swapped in whole. When every file would be kept and the output holds
-nothing else, nothing is written at all.
+Kept pages are hard-linked (copied where links are not possible) from the previous output into
+the new tree, which is still swapped in whole.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from .. import urls
@@ -57,14 +56,15 @@ def page_keys(plan: Sequence, shared: bytes) -> list[bytes | None]:
     A spec's own fields are plain text, digested together; its context is fingerprinted value by
     value, so the papers a listing shares with other pages are digested once."""
     fingerprints = Fingerprints()
-    keys: list[bytes | None] = []
-    for spec in plan:
-        head = (spec.path, spec.kind, spec.template, spec.title, spec.description, spec.breadcrumbs, spec.indexable)
-        try:
-            keys.append(digest(shared + leaf(head) + fingerprints.mapping(spec.context)))
-        except Unfingerprintable:
-            keys.append(None)
-    return keys
+    return [page_key(fingerprints, shared, spec) for spec in plan]
+
+
+def page_key(fingerprints: Fingerprints, shared: bytes, spec) -> bytes | None:
+    head = (spec.path, spec.kind, spec.template, spec.title, spec.description, spec.breadcrumbs, spec.indexable)
+    try:
+        return digest(shared + leaf(head) + fingerprints.mapping(spec.context))
+    except Unfingerprintable:
+        return None
 
 
 class PreviousOutput:
@@ -74,21 +74,38 @@ class PreviousOutput:
         self.out = out
         self.manifest: Manifest = manifest or {}
         self.checked: dict[str, bool] = {}
+        self.moved: set[str] = set()           # files with the recorded bytes under another inode or time
         self.prefix = os.path.join(out, "")   # thousands of stats: no Path objects
 
     def on_disk(self, path: str) -> Reused | None:
-        """The previous build's file at `path`, if it is still exactly what that build wrote."""
+        """The previous build's file at `path`, if it is still exactly what that build wrote.
+
+        Inode, size and time say so at the cost of a stat. A file with the recorded size but
+        another inode or time (an output restored from a CI cache, copied, or touched) is read
+        and judged by its digest."""
         entry = self.manifest.get(path)
         if entry is None:
             return None
         ok = self.checked.get(path)
         if ok is None:
-            try:
-                ok = stat_identity(os.stat(self.prefix + path)) == tuple(entry[1:])
-            except OSError:
-                ok = False
+            ok = self.check(path, entry)
             self.checked[path] = ok
         return Reused(entry[0]) if ok else None
+
+    def check(self, path: str, entry: tuple) -> bool:
+        try:
+            identity = stat_identity(os.stat(self.prefix + path))
+            if identity == tuple(entry[1:]):
+                return True
+            if identity[1] != entry[2]:
+                return False
+            with open(self.prefix + path, "rb") as f:
+                same = digest(f.read()) == entry[0]
+        except OSError:
+            return False
+        if same:
+            self.moved.add(path)
+        return same
 
     def holds_exactly(self, paths: set[str]) -> bool:
         """True when the directory holds exactly these files of the manifest (and the marker), each as recorded."""
@@ -131,45 +148,19 @@ def record_pages(paths: Sequence[str], keys: Sequence[bytes | None], digests: Ma
     return records
 
 
-def reuse_unchanged(files: dict, output: PreviousOutput, digests: dict[str, bytes]) -> dict:
-    """`files` with each file that the previous output holds byte for byte replaced by its Reused marker."""
-    kept = {}
-    for path, value in files.items():
-        found = output.on_disk(path) if not isinstance(value, Reused) else value
-        kept[path] = found if found is not None and found.digest == digests[path] else value
-    return kept
-
-
-def render_keyed(render: Callable[[object], str], item) -> tuple[str, bytes]:
-    """What a worker sends back for one page: its HTML and the digest of its bytes."""
-    html = render(item)
-    return html, content_digest(html)
-
-
-def split_for_writing(files: Mapping, out: Path) -> tuple[dict, dict[str, str]]:
-    """(files to write, files to link from the previous output)."""
-    write, link = {}, {}
-    prefix = os.path.join(out, "")
-    for path, value in files.items():
-        if isinstance(value, Reused):
-            link[path] = prefix + path
-        else:
-            write[path] = value
-    return write, link
-
-
-def output_manifest(out: Path, files: Mapping, digests: Mapping[str, bytes], previous: Manifest,
-                    copied: set[str]) -> Manifest:
+def output_manifest(out: Path, digests: Mapping[str, bytes], previous: Manifest, linked: set[str]) -> Manifest:
     """What each output file is, for the next build to check its previous output against. A
-    file linked from the previous output is the same inode: its `previous` entry still holds."""
+    file linked from the previous output is the same inode: its `previous` entry still holds
+    (`linked` leaves out files whose entry was stale)."""
     manifest: Manifest = {}
-    for path, value in files.items():
-        if isinstance(value, Reused) and path not in copied and path in previous:
+    prefix = os.path.join(out, "")
+    for path, file_digest in digests.items():
+        if path in linked and path in previous:
             manifest[path] = previous[path]
             continue
         try:
-            st = os.stat(out / path)
+            st = os.stat(prefix + path)
         except OSError:
             continue
-        manifest[path] = (digests[path], *stat_identity(st))
+        manifest[path] = (file_digest, *stat_identity(st))
     return manifest

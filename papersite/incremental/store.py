@@ -38,6 +38,7 @@ CACHE_DIR_NAME = ".papersite-cache"
 # A build writes the main file anew when more entries than this share of it changed since it was
 # written, and otherwise only those changes, in `<cache>.delta`.
 DELTA_SHARE = 0.1
+CHUNK = 1 << 20   # bytes read at a time while checking a file
 MISSING = object()
 
 
@@ -189,55 +190,76 @@ def default_cache_path(out: Path, cache_dir: Path | None = None) -> Path:
 
 
 def read_sealed(path: Path, code: bytes) -> tuple[dict | None, str | None]:
-    """The dict stored at `path`, or None and why it cannot be used (missing is no problem)."""
+    """The dict stored at `path`, or None and why it cannot be used (missing is no problem).
+
+    The file is checked whole before anything in it is unpickled, reading it in chunks: a cache
+    of a large collection is hundreds of megabytes, and never held as one bytes object."""
+    head = len(MAGIC) + 4 + SEAL_SIZE
     try:
-        blob = path.read_bytes()
+        with open(path, "rb") as f:
+            header = f.read(head)
+            if len(header) < head or not header.startswith(MAGIC):
+                return None, "not a papersite cache file"
+            if int.from_bytes(header[len(MAGIC):len(MAGIC) + 4], "big") != FORMAT:
+                return None, "written by another cache format"
+            crc = 0
+            while chunk := f.read(CHUNK):
+                crc = zlib.crc32(chunk, crc)
+            if crc.to_bytes(4, "big") != header[len(MAGIC) + 4:len(MAGIC) + 8]:
+                return None, "checksum mismatch (corrupt or truncated)"
+            f.seek(head)
+            data = unpickle(f)
     except FileNotFoundError:
         return None, None
     except OSError as exc:
         return None, f"unreadable ({exc.strerror})"
-    return decode(blob, code)
+    if data is None:
+        return None, "does not unpickle"
+    if not isinstance(data, dict) or data.get("code") != code:
+        return None, "written by another version of papersite or its libraries"
+    if not isinstance(data.get("states", {}), dict):
+        return None, "malformed"
+    data["seal"] = header[len(MAGIC) + 4:]   # names this file: a delta file says which main file it extends
+    return data, None
+
+
+def unpickle(f) -> object | None:
+    enabled = gc.isenabled()
+    gc.disable()  # unpickling a build's objects: no point scanning them for cycles as they arrive
+    try:
+        return pickle.load(f)
+    except Exception:  # a checksum-valid file from a build with other classes: not ours to trust
+        return None
+    finally:
+        if enabled:
+            gc.enable()
+
+
+class ChecksummedWriter:
+    """A file that keeps the CRC-32 of what is written to it, so a pickle streams straight to disk."""
+
+    def __init__(self, f):
+        self.f, self.crc = f, 0
+
+    def write(self, data) -> int:
+        self.crc = zlib.crc32(data, self.crc)
+        return self.f.write(data)
 
 
 def write_sealed(path: Path, code: bytes, data: dict) -> bytes | None:
     """Write `data`; its seal (checksum and name of this write), or None if it could not be written."""
-    payload = pickle.dumps({"code": code, **data}, protocol=5)
-    seal = zlib.crc32(payload).to_bytes(4, "big") + os.urandom(SEAL_SIZE - 4)
     tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         with open(tmp, "wb") as f:
-            f.write(MAGIC + FORMAT.to_bytes(4, "big") + seal)
-            f.write(payload)
+            f.write(MAGIC + FORMAT.to_bytes(4, "big") + bytes(SEAL_SIZE))
+            writer = ChecksummedWriter(f)
+            pickle.dump({"code": code, **data}, writer, protocol=5)
+            seal = writer.crc.to_bytes(4, "big") + os.urandom(SEAL_SIZE - 4)
+            f.seek(len(MAGIC) + 4)
+            f.write(seal)
         os.replace(tmp, path)
     except OSError:
         tmp.unlink(missing_ok=True)  # a cache that cannot be written costs speed, never the build
         return None
     return seal
-
-
-def decode(blob: bytes, code: bytes) -> tuple[dict | None, str | None]:
-    """What a cache file holds, or None and why it cannot be trusted."""
-    head = len(MAGIC) + 4 + SEAL_SIZE
-    if len(blob) < head or not blob.startswith(MAGIC):
-        return None, "not a papersite cache file"
-    if int.from_bytes(blob[len(MAGIC):len(MAGIC) + 4], "big") != FORMAT:
-        return None, "written by another cache format"
-    payload = memoryview(blob)[head:]
-    if zlib.crc32(payload).to_bytes(4, "big") != blob[len(MAGIC) + 4:len(MAGIC) + 8]:
-        return None, "checksum mismatch (corrupt or truncated)"
-    enabled = gc.isenabled()
-    gc.disable()  # unpickling a build's objects: no point scanning them for cycles as they arrive
-    try:
-        data = pickle.loads(payload)
-    except Exception:  # a checksum-valid file from a build with other classes: not ours to trust
-        return None, "does not unpickle"
-    finally:
-        if enabled:
-            gc.enable()
-    if not isinstance(data, dict) or data.get("code") != code:
-        return None, "written by another version of papersite or its libraries"
-    if not isinstance(data.get("states", {}), dict):
-        return None, "malformed"
-    data["seal"] = blob[len(MAGIC) + 4:head]   # names this file: a delta file says which main file it extends
-    return data, None

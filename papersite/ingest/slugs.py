@@ -28,12 +28,17 @@ TRANSLITERATIONS = str.maketrans(
 )
 
 
+def ascii_words(text: str) -> list[str]:
+    """The text's words in lower-case ASCII: accents dropped, ß as ss, punctuation and invisible characters gone."""
+    text = TITLE_INVISIBLE_RE.sub("", text).translate(TRANSLITERATIONS)
+    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
+    return SLUG_JUNK_RE.sub(" ", ascii_text.lower()).split()
+
+
 def slugify(text: str, max_len: int = 60) -> str:
     """Lower-case ASCII words joined by hyphens, at most `max_len` long, never empty."""
     max_len = max(max_len, 1)
-    text = TITLE_INVISIBLE_RE.sub("", text).translate(TRANSLITERATIONS)
-    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
-    slug = SLUG_JUNK_RE.sub("-", ascii_text.lower()).strip("-")
+    slug = "-".join(ascii_words(text))
     if len(slug) > max_len:
         cut = slug.rfind("-", 0, max_len + 1)
         # A single word longer than the limit: cutting it is the only way to fit.

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from ..text.mathspans import find_math_spans
 from .title_vocabulary import (ADJECTIVE_ENDINGS, AND_CLAUSE_RE, ARTICLES, ASIDE_DASH_RE, CLAUSE_COMMA_RE, CUT_BEFORE,
                                DANGLING, DEGREE_WORDS, DEMONSTRATIVE_RE, EMPTY_LEAD_RE, FALLBACK_TITLE, FIRST_RE,
                                HARD_END_RE, LEADING_JUNK_RE, MATH_LABEL_RE, MAX_WORD_LEN, MIN_TITLE_WORDS, NOVELTY_RE,
@@ -165,3 +166,19 @@ def capitalize_first(text: str) -> str:
     if any(c.isupper() for c in text.split()[0][1:]) or len(text[0].upper()) != 1:
         return text
     return text[0].upper() + text[1:]
+
+
+def whole_formulas(title: str, source: str) -> str:
+    """The title cut before the first formula it does not hold whole: a `$` outside any span, or a
+    span that is not one of the source's (a cut between words can fall inside `$...$`, whose
+    formula may hold spaces). Spans are found as everywhere else (`text.mathspans`)."""
+    if "$" not in title:
+        return title
+    whole = {source[start:end] for start, end in find_math_spans(source)}
+    spans = find_math_spans(title)
+    inside = set()
+    for start, end in spans:
+        inside.update(range(start, end))
+    broken = [start for start, end in spans if title[start:end] not in whole]
+    broken += [index for index, char in enumerate(title) if char == "$" and index not in inside]
+    return cut_phrase(title[:min(broken)], TITLE_MAX) if broken else title

@@ -13,8 +13,8 @@ sentence cut short. The rules, in order of preference:
    task orderings").
 3. Otherwise the first sentence, cleaned and shortened.
 
-Every title is at most TITLE_MAX characters, is cut only between words, never
-ends on a function word ("for the", "and") or punctuation, keeps the sentence
+Every title is at most TITLE_MAX characters, is cut only between words and never
+inside a formula, never ends on a function word ("for the", "and") or punctuation, keeps the sentence
 case of the abstract and starts with a capital.
 
 The steps live beside this module: title_cleaning (plain sentences, math kept),
@@ -29,8 +29,9 @@ from __future__ import annotations
 
 from .title_cleaning import clean_text, split_sentences
 from .title_phrases import Named, find_contribution, find_named
-from .title_shaping import capitalize_first, finish_phrase, finish_title
-from .title_vocabulary import ARTICLES, FALLBACK_TITLE, OPENING_FILLER_RE, SUBORDINATE_RE, TITLE_MAX
+from .title_shaping import capitalize_first, finish_phrase, finish_title, whole_formulas
+from .title_vocabulary import (ARTICLES, FALLBACK_TITLE, MIN_TITLE_WORDS, OPENING_FILLER_RE, SUBORDINATE_RE,
+                               TITLE_MAX)
 
 
 def method_name(abstract: str) -> str | None:
@@ -41,14 +42,23 @@ def method_name(abstract: str) -> str | None:
 
 def derive_title(abstract: str) -> str:
     """A title a reader would accept for a paper that only has its abstract."""
-    sentences = split_sentences(clean_text(abstract))
+    text = clean_text(abstract)
+    sentences = split_sentences(text)
     found = find_named(sentences)
+    phrase = None if found else find_contribution(sentences)
     if found:
-        return title_from_named(found[1], sentences, found[0])
-    phrase = find_contribution(sentences)
-    if phrase:
-        return finish_title(phrase)
-    return fallback_title(sentences)
+        title = title_from_named(found[1], sentences, found[0])
+    else:
+        title = finish_title(phrase) if phrase else fallback_title(sentences)
+    # Every formula whole: a title cut inside one is cut before it, or, with too little left,
+    # made from the first sentence instead.
+    kept = whole_formulas(title, text)
+    if kept == title:
+        return title
+    if len(kept.split()) >= MIN_TITLE_WORDS:
+        return capitalize_first(kept)
+    fallback = whole_formulas(fallback_title(sentences), text)
+    return capitalize_first(fallback) if len(fallback.split()) >= MIN_TITLE_WORDS else FALLBACK_TITLE
 
 
 def title_from_named(named: Named, sentences: list[str], index: int) -> str:

@@ -5,14 +5,18 @@ Every problem in every file goes into the caller's Report; the caller aborts onc
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
+from functools import partial
 from pathlib import Path
 
+from .. import workers
 from ..digests import digest, fingerprint
 from ..errors import Report, SiteError
 from ..model import Paper, Taxonomy
 from ..text.markdown import is_safe_url
 from .files import decode_text, read_text
+from .links import LINK_KINDS, Links, link_problem
 from .taxonomy import load_taxonomy
 from .values import SLUG_RE, describe, invisible_note, showable
 from .yamlsrc import Located, parse_yaml, unknown_key_message
@@ -20,7 +24,11 @@ from .yamlsrc import Located, parse_yaml, unknown_key_message
 TITLE_SOURCES = ("derived", "given", "edited")
 REQUIRED = ("id", "slug", "title", "venue", "year")
 LIST_KEYS = ("tags", "code", "authors", "aliases")
-ALLOWED_KEYS = ("id", "slug", "title", "title_source", "venue", "year", *LIST_KEYS)
+ALLOWED_KEYS = ("id", "slug", "title", "title_source", "venue", "year", *LIST_KEYS, "links", "import_digest")
+# What `import` writes last in a page's front matter: the digest of the page as it wrote it, so that
+# `import --update` can tell an untouched page from an edited one (ingest/pagetext.py). The build
+# only checks its form.
+IMPORT_DIGEST_RE = re.compile(r"[0-9a-f]{32}\Z")
 
 
 # Each page file's Paper, by the digest of its path, its bytes and the taxonomy it was checked against.
@@ -28,12 +36,13 @@ PaperMemo = dict[bytes, Paper]
 
 
 def load_content(content_dir: Path, report: Report, digests: Mapping[str, bytes] | None = None,
-                 previous: PaperMemo | None = None) -> tuple[list[Paper], Taxonomy, PaperMemo]:
+                 previous: PaperMemo | None = None, jobs: int = 1) -> tuple[list[Paper], Taxonomy, PaperMemo]:
     """tags.yml and every paper, sorted; problems go into `report` (errors abort later, all at once).
 
     `digests` gives the digest of a file's bytes where the caller already knows it: a file whose
     path and bytes the `previous` build loaded, with the same taxonomy, gives the same Paper
-    without being read or parsed. The memo returned keeps the files that loaded without a problem.
+    without being read or parsed. The rest are parsed on `jobs` workers. The memo returned
+    keeps the files that loaded without a problem.
     """
     if not content_dir.is_dir():
         raise SiteError.at(str(content_dir), None, "content directory not found (pass --content DIR)")
@@ -42,29 +51,40 @@ def load_content(content_dir: Path, report: Report, digests: Mapping[str, bytes]
     previous = previous or {}
     digests = digests or {}
     memo: PaperMemo = {}
-    papers = []
+    found: list[Paper | None] = []
+    todo = []
     for path in find_paper_files(content_dir):
         name = str(path)
         key = paper_key(name, taxonomy_key, digests[name]) if name in digests else None
         paper = previous.get(key) if key is not None else None
         if paper is not None:
             memo[key] = paper
-            papers.append(paper)
-            continue
-        # Parsed from the bytes read now, kept under their digest (the file may have changed since it was digested).
-        data = path.read_bytes()
-        problems_before = len(report.errors) + len(report.warnings)
-        try:
-            paper = load_paper(path, taxonomy, report, data)
-        except SiteError as err:
-            report.absorb(err)
-            continue
-        if paper is not None:
-            papers.append(paper)
-            if len(report.errors) + len(report.warnings) == problems_before:
-                memo[paper_key(name, taxonomy_key, digest(data))] = paper
+        else:
+            todo.append((len(found), path))
+        found.append(paper)
+    parsed = workers.ordered_map(partial(parse_page_file, taxonomy), [path for _, path in todo], jobs)
+    for (i, path), (paper, problems, file_digest) in zip(todo, parsed):
+        report.errors.extend(problems.errors)
+        report.warnings.extend(problems.warnings)
+        found[i] = paper
+        if paper is not None and not problems.errors and not problems.warnings:
+            memo[paper_key(str(path), taxonomy_key, file_digest)] = paper
+    papers = [paper for paper in found if paper is not None]
     check_unique(papers, report)
     return sort_papers(papers), taxonomy, memo
+
+
+def parse_page_file(taxonomy: Taxonomy, path: Path) -> tuple[Paper | None, Report, bytes]:
+    """One page file, read now: its Paper (None when it has errors), its problems, and the digest
+    of the bytes read (the file may have changed since it was digested)."""
+    problems = Report()
+    data = path.read_bytes()
+    try:
+        paper = load_paper(path, taxonomy, problems, data)
+    except SiteError as err:
+        problems.absorb(err)
+        paper = None
+    return paper, problems, digest(data)
 
 
 def paper_key(name: str, taxonomy_key: bytes, file_digest: bytes) -> bytes:
@@ -146,6 +166,10 @@ def validate_front_matter(doc: Located, taxonomy: Taxonomy, report: Report) -> d
     for link in lists["code"]:
         if not is_safe_url(link):
             report.warn(shown, doc.key_line("code"), f"'code' entry {link!r} is not a plain http(s) URL; shown as text, not linked")
+    digest = data.get("import_digest")
+    if "import_digest" in data and not (isinstance(digest, str) and IMPORT_DIGEST_RE.match(digest)):
+        fail("import_digest", f"must be the 32 hex digits `import` wrote, got {describe(digest)} "
+                              "(delete the line to keep `import --update` away from this page)")
     return {
         "id": str(data.get("id", "")).strip(),
         "slug": str(data.get("slug", "")),
@@ -155,6 +179,7 @@ def validate_front_matter(doc: Located, taxonomy: Taxonomy, report: Report) -> d
         "year": year if isinstance(year, int) else 0,
         **{key: tuple(values) for key, values in lists.items()},
         "authors": tuple(a for a in (showable(a).strip() for a in lists["authors"]) if a),
+        "links": validate_links(doc, report),
     }
 
 
@@ -166,6 +191,31 @@ def validate_string_list(doc: Located, key: str, report: Report) -> list[str]:
         report.error(doc.path, doc.key_line(key), f"'{key}' must be a list of text items, like [a, b], got {describe(value)}")
         return []
     return [v.strip() for v in value if v.strip()]
+
+
+def validate_links(doc: Located, report: Report) -> Links:
+    """`links: {doi: 10.5555/12345678, pdf: https://...}`: the five kinds, each a valid address, in LINK_KINDS order."""
+    value = doc.value.get("links")  # type: ignore[union-attr]
+    if value is None:
+        return ()
+    if not isinstance(value, dict):
+        report.error(doc.path, doc.key_line("links"),
+                     f"'links' must be a mapping like {{doi: 10.5555/12345678, pdf: https://...}}, got {describe(value)}")
+        return ()
+    node = doc.value_node("links")
+    found = {}
+    for kind, link in value.items():
+        line = doc.key_line(str(kind), node)
+        if kind not in LINK_KINDS:
+            report.error(doc.path, line, unknown_key_message(kind, LINK_KINDS, "links"))
+        elif not isinstance(link, str):
+            # An unquoted arXiv id reads as a number (2401.10 is 2401.1): the hint says what keeps it whole.
+            report.error(doc.path, line, f"'links.{kind}' must be text, got {describe(link)} (put it in quotes)")
+        elif (problem := link_problem(kind, link.strip())) is not None:
+            report.error(doc.path, line, f"'links.{kind}' {problem}")
+        else:
+            found[kind] = link.strip()
+    return tuple((kind, found[kind]) for kind in LINK_KINDS if kind in found)
 
 
 def check_unique(papers: list[Paper], report: Report) -> None:

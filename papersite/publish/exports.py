@@ -9,10 +9,12 @@ from .. import urls
 from ..digests import Fingerprints
 from ..enrich.bibtex import bibtex_entry, bibtex_file
 from ..enrich.listings import Site
-from ..model import Paper
+from ..model import Paper, SiteConfig
 
-# /2: a paper's title and abstract are given once, as written (Markdown); /1 also gave them as plain text.
-EXPORT_FORMAT = "papersite-papers/2"
+# /3: each paper has `links` (pdf, doi, arxiv, openreview, url, as its front matter gives them; {} when
+# none). /2: a paper's title and abstract are given once, as written (Markdown); /1 also gave them as plain text.
+EXPORT_FORMAT = "papersite-papers/3"
+EXPORTS_INDEX_FORMAT = "papersite-exports/1"
 
 # Each paper's (BibTeX entry, papers.json line), by the fingerprint of what they are made from.
 RecordMemo = dict[bytes, tuple[str, bytes]]
@@ -41,28 +43,48 @@ def paper_records(site: Site, keys: Mapping[str, str], previous: RecordMemo | No
 
 
 def export_files(site: Site, entries: Sequence[str], lines: Sequence[bytes]) -> dict[str, bytes]:
-    """papers.bib and papers.json, from each paper's entry and line (`paper_records`)."""
-    return {urls.BIBTEX: bibtex_file(site.config.title, entries), urls.EXPORT_JSON: papers_json(site, lines)}
+    """papers.bib and papers.json, from each paper's entry and line (`paper_records`); from
+    `urls.EXPORTS_SPLIT_FROM` papers on, the same files per proceedings, with an index."""
+    if len(site.papers) < urls.EXPORTS_SPLIT_FROM:
+        return {urls.BIBTEX: bibtex_file(site.config.title, entries), urls.EXPORT_JSON: papers_json(site, site.papers, lines)}
+    position = {page.paper.slug: i for i, page in enumerate(site.papers)}
+    files: dict[str, bytes] = {}
+    parts = []
+    for proceedings in site.proceedings:
+        chosen = [position[page.paper.slug] for page in proceedings.papers]
+        bib = urls.proceedings_export(proceedings.venue_slug, proceedings.year, "bib")
+        data = urls.proceedings_export(proceedings.venue_slug, proceedings.year, "json")
+        files[bib] = bibtex_file(f"{site.config.title}, {proceedings.venue} {proceedings.year}", [entries[i] for i in chosen])
+        files[data] = papers_json(site, proceedings.papers, [lines[i] for i in chosen])
+        parts.append({"venue": proceedings.venue, "year": proceedings.year, "papers": len(chosen), "bib": bib, "json": data})
+    files[urls.EXPORTS_INDEX] = json_line({"format": EXPORTS_INDEX_FORMAT, "site": site_info(site.config),
+                                           "proceedings": parts}) + b"\n"
+    return files
 
 
-def papers_json(site: Site, lines: Sequence[bytes]) -> bytes:
-    """Every paper's metadata, for scripts and other tools: one paper per line (a diff shows which
-    papers changed, and the C JSON encoder writes compact lines much faster than indented ones).
-    Stable key order, UTF-8. Joined as bytes: a str of every abstract would be 4 bytes a character."""
-    config = site.config
-    counts = {listing.tag.slug: len(listing.papers) for listing in site.tags}
-    site_info = {"title": config.title, "description": config.description, "base_url": config.base_url,
-                 "language": config.language}
+def papers_json(site: Site, papers: Sequence, lines: Sequence[bytes]) -> bytes:
+    """The metadata of `papers` (PaperPages; `lines`: their papers.json lines), for scripts and other
+    tools: one paper per line (a diff shows which papers changed, and the C JSON encoder writes
+    compact lines much faster than indented ones). Stable key order, UTF-8. Joined as bytes: a str of
+    every abstract would be 4 bytes a character."""
+    counts: dict[str, int] = {}
+    for page in papers:
+        for slug in page.paper.tags:
+            counts[slug] = counts.get(slug, 0) + 1
     tags = [{"slug": listing.tag.slug, "name": listing.tag.name, "description": listing.tag.description,
-             "papers": counts[listing.tag.slug]} for listing in site.tags]
+             "papers": counts.get(listing.tag.slug, 0)} for listing in site.tags]
     return b"\n".join([
         b"{",
         b' "format": ' + json_line(EXPORT_FORMAT) + b",",
-        b' "site": ' + json_line(site_info) + b",",
+        b' "site": ' + json_line(site_info(site.config)) + b",",
         b' "tags": ' + json_array([json_line(tag) for tag in tags]) + b",",
         b' "papers": ' + json_array(list(lines)),
         b"}",
     ]) + b"\n"
+
+
+def site_info(config: SiteConfig) -> dict:
+    return {"title": config.title, "description": config.description, "base_url": config.base_url, "language": config.language}
 
 
 def paper_json(paper: Paper, words: int, bibtex_key: str, base_url: str | None) -> bytes:
@@ -84,6 +106,7 @@ def paper_json(paper: Paper, words: int, bibtex_key: str, base_url: str | None) 
         "tags": list(paper.tags),
         "code": list(paper.code),
         "aliases": list(paper.aliases),
+        "links": dict(paper.links),
         "path": path,
         "url": urls.absolute_url(base_url, path) if base_url else None,
         "abstract_markdown": paper.body,

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from ..enrich.bibtex import bibtex_entry
 from ..enrich.listings import PaperPage
+from ..inputs.links import arxiv_id_of, doi_of, same_as
 from .plan import Chrome
 
 
@@ -24,6 +25,13 @@ def highwire(chrome: Chrome, item: PaperPage, canonical: str | None) -> list[tup
     tags += [("citation_author", author) for author in paper.authors]
     tags.append(("citation_publication_date", str(paper.year)))
     tags.append(("citation_conference_title", paper.venue))
+    links = dict(paper.links)
+    if "pdf" in links:
+        tags.append(("citation_pdf_url", links["pdf"]))
+    if doi := doi_of(links.get("doi", "")):
+        tags.append(("citation_doi", doi))
+    if arxiv_id := arxiv_id_of(links.get("arxiv", "")):
+        tags.append(("citation_arxiv_id", arxiv_id))
     if canonical:
         # Scholar needs an absolute URL; without base_url there is none to give.
         tags.append(("citation_abstract_html_url", canonical))
@@ -36,16 +44,15 @@ def highwire(chrome: Chrome, item: PaperPage, canonical: str | None) -> list[tup
 def jsonld(chrome: Chrome, item: PaperPage, canonical: str | None) -> dict:
     """schema.org ScholarlyArticle, for search engines and reference managers.
 
-    No `abstract`: the page shows it, and crawlers read it there; a copy here would only add
-    the abstract's weight to every paper page a second time."""
+    Nothing the page already says in a form these readers take: no `abstract` (the page shows
+    it), no `name` beside `headline`, no `inLanguage` (the page's lang), no `mainEntityOfPage`
+    beside `url`; each would be paid once per paper."""
     paper = item.paper
     data: dict = {
         "@context": "https://schema.org",
         "@type": "ScholarlyArticle",
-        "name": item.title_text,
         "headline": item.title_text,
         "datePublished": str(paper.year),
-        "inLanguage": chrome.config.language,
         "identifier": paper.id,
         "publication": {"@type": "PublicationEvent", "name": f"{paper.venue} {paper.year}"},
         "isPartOf": {"@type": "WebSite", "name": chrome.config.title},
@@ -54,8 +61,9 @@ def jsonld(chrome: Chrome, item: PaperPage, canonical: str | None) -> dict:
         data["author"] = [{"@type": "Person", "name": author} for author in paper.authors]
     if paper.tags:
         data["keywords"] = [chrome.tag(t).name for t in paper.tags]
+    if addresses := same_as(paper.links):
+        data["sameAs"] = addresses
     if canonical:
         data["url"] = canonical
-        data["mainEntityOfPage"] = canonical
         data["isPartOf"]["url"] = chrome.config.base_url
     return data

@@ -8,6 +8,7 @@ import jinja2
 
 from .. import urls
 from ..errors import Problem, SiteError
+from ..inputs import links
 from ..text.markdown import is_safe_url
 from . import citation
 from .plan import Chrome, PageSpec
@@ -58,8 +59,11 @@ def make_environment(templates_dir: Path, bytecode_dir: Path | None = None) -> j
         keep_trailing_newline=True,
         auto_reload=False,  # one environment per build: no need to stat every template for every page
     )
+    # Compact JSON (JSON-LD): every paper page carries some.
+    env.policies["json.dumps_kwargs"] = {"sort_keys": True, "separators": (",", ":")}
     env.globals["urls"] = urls
     env.globals["cite"] = citation
+    env.globals["links"] = links
     env.tests["safe_url"] = is_safe_url
     env.filters["display_url"] = display_url
     problems = []

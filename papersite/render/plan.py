@@ -36,6 +36,16 @@ class PageSpec:
 
 
 @dataclass(frozen=True)
+class Download:
+    """One set of exports: every paper, or one proceedings' papers when the exports are split."""
+
+    label: str
+    papers: int
+    bibtex: str
+    json: str
+
+
+@dataclass(frozen=True)
 class NavTag:
     tag: Tag
     count: int             # papers with the tag
@@ -86,6 +96,7 @@ def plan_pages(site: Site, bibtex_keys: Mapping[str, str], related: Sequence[Rel
         *plan_tags(site),
         plan_tag_index(site),
         plan_search(site),
+        plan_downloads(site),
         *plan_maps(site, topic_map),
         plan_reading_list(),
         plan_not_found(site),
@@ -101,6 +112,7 @@ def paginate(items: tuple, per_page: int, path_of: Callable[[int], str]) -> list
 
 def plan_home(site: Site, topic_map: TopicMap | None) -> list[PageSpec]:
     config = site.config
+    files = tuple(downloads(site).values())
     specs = []
     for pagination, papers in paginate(site.papers, config.per_page, urls.home_path):
         number = pagination.number
@@ -109,12 +121,29 @@ def plan_home(site: Site, topic_map: TopicMap | None) -> list[PageSpec]:
         # Only the first page shows the map: the others do not depend on it.
         shown = topic_map if number == 1 and topic_map is not None and topic_map.count else None
         specs.append(PageSpec(pagination.paths[number - 1], "home", "home.html", title, config.description, crumbs,
-                              {"papers": papers, "pagination": pagination, "topic_map": shown}))
+                              {"papers": papers, "pagination": pagination, "topic_map": shown, "downloads": files}))
     return specs
+
+
+def downloads(site: Site) -> dict[tuple[str, int] | None, Download]:
+    """The exports publish/exports.py writes, as the pages link them: by (venue, year) when they are
+    split per proceedings, else one set under None."""
+    if len(site.papers) < urls.EXPORTS_SPLIT_FROM:
+        return {None: Download("Every paper", len(site.papers), urls.BIBTEX, urls.EXPORT_JSON)}
+    return {(p.venue, p.year): Download(f"{p.venue} {p.year}", len(p.papers), urls.proceedings_export(p.venue_slug, p.year, "bib"),
+                                        urls.proceedings_export(p.venue_slug, p.year, "json")) for p in site.proceedings}
+
+
+def plan_downloads(site: Site) -> PageSpec:
+    return PageSpec(urls.DOWNLOADS, "downloads", "downloads.html", "Downloads",
+                    f"The papers of {site.config.title} as BibTeX and JSON.", (("Home", urls.HOME), ("Downloads", None)),
+                    {"downloads": tuple(downloads(site).values()), "split": len(site.papers) >= urls.EXPORTS_SPLIT_FROM})
 
 
 def plan_papers(site: Site, bibtex_keys: Mapping[str, str], related: Sequence[RelatedList]) -> list[PageSpec]:
     names = site.tag_names()
+    # A paper page links the BibTeX file its entry is in: all papers', or its proceedings'.
+    files = downloads(site)
     specs = []
     for item, links in zip(site.papers, related or [RelatedList()] * len(site.papers)):
         paper = item.paper
@@ -123,7 +152,8 @@ def plan_papers(site: Site, bibtex_keys: Mapping[str, str], related: Sequence[Re
             crumbs += ((names[paper.tags[0]], urls.tag_path(paper.tags[0])),)
         specs.append(PageSpec(urls.paper_path(paper.slug), "paper", "paper.html", item.title_text, item.summary,
                               crumbs + ((item.title_text, None),),
-                              {"item": item, "related": links, "bibtex_key": bibtex_keys[paper.slug]}))
+                              {"item": item, "related": links, "bibtex_key": bibtex_keys[paper.slug],
+                               "bibtex_file": files.get((paper.venue, paper.year)) or files[None]}))
     return specs
 
 

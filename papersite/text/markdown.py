@@ -253,6 +253,13 @@ class MarkdownRenderer:
     def render(self, text: str, anchors: bool = True) -> tuple[str, list[str]]:
         """HTML for a Markdown text, and the warnings it raised (unconvertible math).
         With `anchors`, headings get ids and self-links (HeadingAnchors)."""
+        plain = plain_paragraphs(text)
+        if plain is not None:
+            return plain, []
+        return self.convert(text, anchors)
+
+    def convert(self, text: str, anchors: bool = True) -> tuple[str, list[str]]:
+        """`render` through Python-Markdown, whatever the text."""
         self.warnings.clear()
         self.md.reset()
         self.md.treeprocessors["heading_anchors"].enabled = anchors
@@ -265,3 +272,22 @@ class MarkdownRenderer:
         if html.startswith("<p>") and html.endswith("</p>") and html.count("<p>") == 1:
             html = html[3:-4]
         return html, warnings
+
+
+# Text Markdown would print as it is: no character that starts markup, math, an entity, an
+# escape or a table, no line that starts a block (list, quote, heading, code, rule, setext
+# underline) or ends in a hard break, no bare URL, no control character.
+PLAIN_TEXT_RE = re.compile(r"[^*_`\[\]!<>&\\#$|{}~\x00-\x09\x0b-\x1f\x7f]*")
+BLOCK_LINE_RE = re.compile(r"(?m)^[^\S\n]|^(?:[-+*>#]|\d+[.)])|^[=-]+$|[^\S\n]$|https?:|www\.")
+PARAGRAPH_BREAK_RE = re.compile(r"\n{2,}")
+
+
+def plain_paragraphs(text: str) -> str | None:
+    """The HTML Python-Markdown gives a text that is only plain paragraphs, or None for any other text.
+
+    Most abstracts are plain prose, and Markdown's full parse costs far more than this check
+    (bench/README.md); tests/test_markdown.py checks the two agree on every text this accepts."""
+    text = text.strip("\n")
+    if not text or not PLAIN_TEXT_RE.fullmatch(text) or BLOCK_LINE_RE.search(text):
+        return None
+    return "\n".join(f"<p>{paragraph}</p>" for paragraph in PARAGRAPH_BREAK_RE.split(text) if paragraph)

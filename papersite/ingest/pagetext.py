@@ -1,0 +1,96 @@
+"""A page as `import` writes it, and the record it keeps of what it wrote.
+
+The front matter's keys come in one order, and its last line is `import_digest:`, the digest of
+the whole page as written without that line. `import --update` reads it back: a page whose text
+still has that digest is as the import left it, and may be refreshed; any other page has been
+edited (or was written by hand) and is kept as it is. The digest is of the text itself, so any
+change at all, a tag, a comma or a space, counts as an edit: nothing a person wrote is lost.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+from ..digests import digest
+from ..errors import SiteError
+from ..inputs.files import read_text
+from ..inputs.links import LINK_KINDS
+from ..inputs.papers import split_front_matter
+from ..inputs.values import SLUG_RE
+from .identity import identities
+
+FRONT_ORDER = ("id", "slug", "title", "title_source", "venue", "year", "tags", "code", "authors", "links", "aliases")
+RECORD_RE = re.compile(r"^import_digest: (?P<digest>[0-9a-f]{32})\n(?=---\n)", re.MULTILINE)
+
+
+def page_digest(text: str) -> str:
+    return digest(text.encode("utf-8")).hex()
+
+
+def signed_page(front: dict, body: str) -> str:
+    """The page's text: front matter in FRONT_ORDER, the import digest last, then the body."""
+    dumped = yaml.dump({key: front[key] for key in FRONT_ORDER}, Dumper=yaml.CSafeDumper, sort_keys=False,
+                       allow_unicode=True, default_flow_style=None, width=100000)
+    unsigned = f"---\n{dumped}---\n{body}\n"
+    return f"---\n{dumped}import_digest: {page_digest(unsigned)}\n---\n{body}\n"
+
+
+def import_state(text: str) -> str:
+    """"unedited" (as the import wrote it), "edited" (changed since), or "unrecorded" (no import digest)."""
+    found = RECORD_RE.search(text)
+    if found is None:
+        return "unrecorded"
+    unsigned = text[:found.start()] + text[found.end():]
+    return "unedited" if page_digest(unsigned) == found["digest"] else "edited"
+
+
+@dataclass(frozen=True)
+class ExistingPage:
+    """A page already in content/papers, as the importer needs it: read, never changed unless asked."""
+
+    path: Path
+    id: str
+    slug: str
+    names: tuple[str, ...]          # its file name, slug and aliases: URLs a new page must not take
+    identities: tuple[str, ...]
+    state: str                      # import_state of its text
+    front: dict                     # its front matter, for --update to refresh (when unedited)
+    text: str                       # its text, for --update to tell whether the refresh changes it
+
+
+def scan_pages(papers_dir: Path) -> list[ExistingPage]:
+    """Every page, whatever state it is in: one the build would reject still holds its id and its URL."""
+    pages = []
+    for path in sorted(papers_dir.glob("*.md")) if papers_dir.is_dir() else []:
+        try:
+            text = read_text(path)
+            front_text, _, _ = split_front_matter(text, str(path))
+            data = yaml.load(front_text, Loader=yaml.CSafeLoader)
+        except (SiteError, yaml.YAMLError):
+            text, data = "", None
+        data = data if isinstance(data, dict) else {}
+        slug = data.get("slug") if isinstance(data.get("slug"), str) and SLUG_RE.match(data["slug"]) else path.stem
+        aliases = [a for a in data.get("aliases") or [] if isinstance(a, str)] if isinstance(data.get("aliases"), list) else []
+        pages.append(ExistingPage(
+            path=path,
+            id=str(data.get("id") or f"file:{path.name}"),
+            slug=slug,
+            names=(path.stem, slug, *aliases),
+            identities=page_identities(data),
+            state=import_state(text) if text else "unrecorded",
+            front=data,
+            text=text,
+        ))
+    return pages
+
+
+def page_identities(data: dict) -> tuple[str, ...]:
+    links = data.get("links") if isinstance(data.get("links"), dict) else {}
+    pairs = tuple((kind, links[kind]) for kind in LINK_KINDS if isinstance(links.get(kind), str))
+    authors = [a for a in data.get("authors") or [] if isinstance(a, str)] if isinstance(data.get("authors"), list) else []
+    title = data.get("title") if isinstance(data.get("title"), str) and data.get("title_source") != "derived" else None
+    return identities(pairs, title, authors)

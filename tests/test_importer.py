@@ -1,0 +1,121 @@
+"""Planning an import: --update refreshes what nobody edited and keeps what someone did; repeats are skipped."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from conftest import build_args, make_project
+from papersite.ingest.pagetext import import_state
+from support.imported import pages_by_title, read_page
+
+RECORDS = [
+    {"title": "Graph Transformers for Molecules", "abstract": "We study graph transformers on small molecules.",
+     "authors": ["Ada Lovelace"], "venue": "ICML", "year": 2024, "source_id": "a"},
+    {"title": "Bandits in the Wild", "abstract": "We study bandits outside the lab.",
+     "authors": ["Alan Turing"], "venue": "ICML", "year": 2024, "source_id": "b"},
+]
+
+
+def write_jsonl(path, records):
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    return path
+
+
+@pytest.fixture
+def imported(project, cli, tmp_path):
+    source = write_jsonl(tmp_path / "papers.jsonl", RECORDS)
+    assert cli("import", source, "--content", project / "content").code == 0
+    return project / "content", source
+
+
+def test_update_refreshes_an_unedited_page_and_keeps_an_edited_one(imported, cli, tmp_path):
+    content, source = imported
+    pages = pages_by_title(content)
+    graph, bandits = pages["Graph Transformers for Molecules"]["path"], pages["Bandits in the Wild"]["path"]
+    edited = bandits.read_text().replace("We study bandits", "We (a person) study bandits")
+    bandits.write_text(edited)
+    write_jsonl(source, [
+        {**RECORDS[0], "abstract": "We study graph transformers on molecules of every size. Code: https://github.com/x/gt.",
+         "authors": ["Ada Lovelace", "Charles Babbage"], "venue": "ICML", "links": {"doi": "10.5555/gt.1"}},
+        {**RECORDS[1], "abstract": "A new abstract the source gives."},
+    ])
+    result = cli("import", source, "--content", content, "--update")
+    assert result.code == 0, result.err
+    assert "import: 0 added, 1 updated, 0 unchanged, 1 kept (edited since import), 0 skipped (already imported), 0 failed" in result.out
+    assert f"{bandits}: kept as it is: edited since it was imported" in result.out
+    assert bandits.read_text() == edited
+    front, body = read_page(graph)
+    assert body == "We study graph transformers on molecules of every size. Code: https://github.com/x/gt."
+    assert front["authors"] == ["Ada Lovelace", "Charles Babbage"]
+    assert front["links"] == {"doi": "10.5555/gt.1"} and front["code"] == ["https://github.com/x/gt"]
+    # What a person may have chosen stays: the id, the slug (the URL), the title and the tags.
+    assert front["slug"] == graph.stem and front["id"] == "icml2024-a" and front["title"] == "Graph Transformers for Molecules"
+    assert import_state(graph.read_text()) == "unedited"
+    again = cli("import", source, "--content", content, "--update")
+    assert "import: 0 added, 0 updated, 1 unchanged, 1 kept (edited since import)" in again.out
+    assert cli(*build_args(content.parent)).code == 0
+
+
+def test_update_keeps_a_page_written_by_hand_and_adds_new_papers(imported, cli):
+    content, source = imported
+    page = pages_by_title(content)["Graph Transformers for Molecules"]["path"]
+    text = "".join(line for line in page.read_text().splitlines(keepends=True) if not line.startswith("import_digest:"))
+    page.write_text(text)
+    write_jsonl(source, [*RECORDS, {**RECORDS[0], "title": "A Third Paper", "source_id": "c"}])
+    result = cli("import", source, "--content", content, "--update")
+    assert f"{page}: kept as it is: it has no import digest (written by hand)" in result.out
+    assert "import: 1 added, 0 updated, 1 unchanged, 1 kept (edited since import)" in result.out
+    assert page.read_text() == text
+
+
+def test_without_update_an_import_skips_and_changes_nothing(imported, cli):
+    content, source = imported
+    before = {p: p.read_bytes() for p in (content / "papers").glob("*.md")}
+    write_jsonl(source, [{**r, "abstract": "Changed."} for r in RECORDS])
+    result = cli("import", source, "--content", content)
+    assert "import: 0 added, 2 skipped (already imported), 0 failed" in result.out
+    assert {p: p.read_bytes() for p in (content / "papers").glob("*.md")} == before
+
+
+def test_update_and_force_do_not_go_together(imported, cli, capsys):
+    content, source = imported
+    with pytest.raises(SystemExit) as info:
+        cli("import", source, "--content", content, "--update", "--force")
+    assert info.value.code == 2 and "not allowed with argument" in capsys.readouterr().err
+
+
+def test_the_same_paper_twice_in_one_source_is_one_page(project, cli, tmp_path):
+    source = write_jsonl(tmp_path / "twice.jsonl", [
+        {**RECORDS[0], "links": {"doi": "10.5555/gt.1"}},
+        {**RECORDS[0], "title": "Graph Transformers for Molecules (extended)", "source_id": "a2", "links": {"doi": "https://doi.org/10.5555/GT.1"}},
+    ])
+    result = cli("import", source, "--content", project / "content")
+    assert f"{source}:2: skipped: the same paper as line 1 (the same DOI 10.5555/gt.1)" in result.out
+    assert list(pages_by_title(project / "content")) == ["Graph Transformers for Molecules"]
+
+
+def test_records_without_an_id_of_their_own_never_take_another_papers(tmp_path, cli):
+    """Ids by position (neurips2025-0001) belong to the untitled plain-text abstracts; a titled record without
+    a source id gets one from its title, so a spreadsheet of the same conference adds its papers."""
+    root = make_project(tmp_path / "shipped", copy_papers=True)
+    source = tmp_path / "orals.csv"
+    source.write_text("Title,Abstract,Venue,Year\nAn Oral Paper,We study orals.,NeurIPS,2025\n")
+    result = cli("import", source, "--content", root / "content")
+    assert "import: 1 added, 0 skipped" in result.out
+    page = pages_by_title(root / "content")["An Oral Paper"]
+    assert page["id"].startswith("neurips2025-t") and len(page["id"]) == len("neurips2025-t") + 10
+
+
+def test_two_records_that_each_match_one_page_update_it_once(imported, cli):
+    """One record has the page's id, another its title and first author; they share nothing with each other."""
+    content, source = imported
+    page = pages_by_title(content)["Graph Transformers for Molecules"]["path"]
+    write_jsonl(source, [
+        {**RECORDS[0], "title": "Graph Transformers, Renamed", "abstract": "The abstract by the page's id."},
+        {**RECORDS[0], "source_id": "elsewhere", "abstract": "The abstract by the page's title."},
+    ])
+    result = cli("import", source, "--content", content, "--update")
+    assert f"{source}:2: skipped: the same paper as line 1 ({page})" in result.out
+    assert read_page(page)[1] == "The abstract by the page's id."

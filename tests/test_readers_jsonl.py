@@ -1,0 +1,27 @@
+"""Our JSON Lines records may carry links, written as the front matter's `links`."""
+
+from __future__ import annotations
+
+import json
+
+from papersite.errors import Report
+from papersite.ingest.readers.jsonl import read_jsonl
+
+RECORD = {"title": "T", "abstract": "We study things.", "venue": "ICML", "year": 2024}
+
+
+def test_links_are_read_and_written_bare():
+    report = Report()
+    [record] = read_jsonl(json.dumps({**RECORD, "links": {"doi": "doi:10.5555/X", "url": "https://arxiv.org/abs/2401.00001v2",
+                                                          "pdf": "ftp://example.org/a.pdf"}}), "p.jsonl", report)
+    assert record.links == (("doi", "10.5555/X"), ("arxiv", "2401.00001"))
+    assert [str(w) for w in report.warnings] == ["p.jsonl:1: left out the pdf link: it must be an http(s) URL, got 'ftp://example.org/a.pdf'"]
+
+
+def test_links_of_another_shape_are_an_error():
+    report = Report()
+    assert read_jsonl(json.dumps({**RECORD, "links": {"homepage": "https://example.org"}}) + "\n"
+                      + json.dumps({**RECORD, "links": ["https://example.org"]}), "p.jsonl", report) == []
+    assert [(p.line, p.message) for p in report.errors] == [
+        (1, "'links' must be an object of text, with keys among pdf, doi, arxiv, openreview, url"),
+        (2, "'links' must be an object of text, with keys among pdf, doi, arxiv, openreview, url")]

@@ -1,0 +1,94 @@
+"""CSV and TSV sources: a conference system's spreadsheet becomes pages, whatever its column names' case and wording."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import build_args
+from papersite.errors import Report, SiteError
+from papersite.ingest.readers.spreadsheet import read_csv, read_tsv
+from papersite.ingest.records import Defaults
+from support.imported import SOURCES, pages_by_title
+
+
+def test_csv_export_of_a_conference_system(project, cli):
+    result = cli("import", SOURCES / "accepted.csv", "--content", project / "content")
+    assert result.code == 0, result.err
+    assert "as CSV" in result.out and "import: 2 added" in result.out
+    pages = pages_by_title(project / "content")
+    offline = pages["Offline Reinforcement Learning with Conservative Value Priors"]
+    assert (offline["venue"], offline["year"], offline["id"]) == ("ICML", 2024, "icml2024-117")
+    assert offline["authors"] == ["Hedy Lamarr", "John von Neumann", "Sofia Kovalevskaya"]
+    assert offline["links"] == {"pdf": "https://example.org/papers/117.pdf", "doi": "10.5555/icml.2024.0007"}
+    private = pages["Private Federated Averaging with Shuffled Clients"]
+    assert private["authors"] == ["Ada Lovelace", "Charles Babbage"]   # "Family, Given" turned round
+    assert private["links"] == {}
+    # A quoted cell keeps its commas, doubled quotes and blank-line paragraphs.
+    assert 'the "shuffled" protocol is $(\\varepsilon, \\delta)$-differentially private' in private["body"]
+    assert private["body"].endswith("$1/\\sqrt{n}$.\n\nA second paragraph, as a spreadsheet cell can hold one.")
+    assert cli(*build_args(project)).code == 0
+
+
+def test_tsv_with_a_track_for_venue_and_year(project, cli):
+    result = cli("import", SOURCES / "easychair.tsv", "--content", project / "content")
+    assert result.code == 0, result.err
+    pages = pages_by_title(project / "content")
+    theory = pages["A Theory of In-Context Learning in Linear Attention"]
+    assert theory["authors"] == ["Srinivasa Ramanujan", "Emmy Noether"]
+    assert (theory["venue"], theory["year"]) == ("NeurIPS", 2024)
+    assert theory["links"] == {"openreview": "https://openreview.net/forum?id=IcLlInAtT1"}
+    tokens = pages["Tokenizer-Free Language Models from Bytes"]
+    assert (tokens["venue"], tokens["year"]) == ("NeurIPS", 2024)   # from "NeurIPS 2024 oral", the year cell empty
+    assert tokens["links"] == {"url": "https://example.org/bytes"}
+
+
+def read(text: str, reader=read_csv, defaults: Defaults = Defaults()):
+    report = Report()
+    return reader(text, "papers.csv", report, defaults), report
+
+
+@pytest.mark.parametrize("header", [
+    "title,abstract,authors,venue,year", "TITLE,ABSTRACT,AUTHORS,VENUE,YEAR", "Paper_Title,Abstract Note,Author,Conference,Publication Year",
+    " paper-title , summary , creators , journal , date ",
+])
+def test_column_names_match_whatever_their_case_and_wording(header):
+    [record], report = read(f"{header}\nA title,We study things.,Ada Lovelace and Alan Turing,ICLR,2024-05-07\n")
+    assert not report.errors
+    assert (record.title, record.abstract, record.authors, record.venue, record.year) == (
+        "A title", "We study things.", ("Ada Lovelace", "Alan Turing"), "ICLR", 2024)
+
+
+def test_a_semicolon_separated_csv_is_read_too():
+    [record], _ = read("Title;Abstract;Authors;Year\nT;We study things, a lot.;Lovelace, Ada;2024\n", defaults=Defaults("ICML"))
+    assert (record.abstract, record.authors, record.venue) == ("We study things, a lot.", ("Ada Lovelace",), "ICML")
+
+
+def test_a_header_without_title_or_abstract_names_the_headers_found():
+    with pytest.raises(SiteError) as info:
+        read("\nName,Summary of work,Year\nA,B,2024\n")
+    [problem] = info.value.problems
+    assert problem.line == 2
+    assert problem.message.startswith("the header names no title and no abstract column (headers found: 'Name', 'Summary of work', 'Year'; ")
+
+
+def test_bad_rows_are_reported_at_their_line_and_the_others_read():
+    text = ('title,abstract,venue,year\n'
+            'One,"A first abstract,\nover two lines.",ICML,2024\n'
+            'Two,,ICML,2024\n'
+            'Three,An abstract,ICML,2024,extra,cells\n'
+            'Four,"An abstract" with a stray quote,ICML,2024\n'
+            'Five,An abstract,,\n'
+            'Six,The last abstract,ICML,2024\n')
+    records, report = read(text)
+    assert [r.title for r in records] == ["One", "Six"]
+    assert [(p.line, p.message.split(":")[0].split(" (")[0]) for p in report.errors] == [
+        (4, "the row has no abstract"),
+        (5, "the row has 6 fields, the header 4"),
+        (6, "this row could not be read"),
+        (7, "no venue/year"),
+    ]
+
+
+def test_tsv_keeps_commas_in_cells():
+    [record], _ = read("Title\tAbstract\tVenue\tYear\nA, B and C\tWe study a, b; and c.\tCoRL\t2024\n", reader=read_tsv)
+    assert (record.title, record.abstract) == ("A, B and C", "We study a, b; and c.")
