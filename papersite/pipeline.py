@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import gc
 import time
+from collections.abc import Callable
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
 
@@ -21,12 +22,12 @@ from .enrich.texts import render_texts
 from .enrich.topicmap import layout_map
 from .errors import Problem, Report, SiteError
 from .incremental.cache import BuildCache, WarmCache
-from .incremental.reuse import content_digest
+from .incremental.reuse import PreviousOutput, content_digest
 from .incremental.store import Store
 from .inputs.config import load_config
 from .inputs.papers import load_content
 from .model import SiteConfig
-from .output import Staging, check_output_target, copy_plan
+from .output import Staging, build_lock, check_output_target, copy_plan, output_path, restore_interrupted_swap
 from .progress import Progress, StageClock
 from .publish.exports import export_files, paper_records
 from .publish.feeds import BASE_URL_NOTE, feed_files, sitemap_files
@@ -68,13 +69,19 @@ class BuildResult:
     cache_note: str | None = None   # why the cache on disk was not used, when it was not
 
 
-def build(options: BuildOptions, progress: Progress | None = None, warm: WarmCache | None = None) -> BuildResult:
-    """Gather and check everything first; write only when the whole site rendered."""
+def build(options: BuildOptions, progress: Progress | None = None, warm: WarmCache | None = None,
+          on_wait: Callable[[], None] | None = None) -> BuildResult:
+    """Gather and check everything first; write only when the whole site rendered. One build at a
+    time into one output: a second one waits (`on_wait()` hears of it) for the first to end."""
     progress = progress or Progress(enabled=False)
+    check_output_target(options.out, [options.config.parent, PROJECT_ROOT],
+                        [options.content, options.templates, options.static, options.lunr_js.parent])
+    options = replace(options, out=output_path(options.out))
     # One BLAS thread: the build spreads its work over processes, and one thread also fixes the
     # summation order, so the map's coordinates never depend on the core count.
-    with collector_paused(), threadpool_limits(limits=1, user_api="blas"):
+    with build_lock(options.out, on_wait), collector_paused(), threadpool_limits(limits=1, user_api="blas"):
         try:
+            restore_interrupted_swap(options.out)
             return run_build(options, progress, warm)
         finally:
             progress.finish()
@@ -84,7 +91,6 @@ def run_build(options: BuildOptions, progress: Progress, warm: WarmCache | None)
     """The whole build. A stage that keeps something for the next build is given what the last one
     kept (`cache.previous(name)`) and hands back its new state (`new[name]`)."""
     started, clock, report, new = time.perf_counter(), StageClock(), Report(), {}
-    check_output_target(options.out, [options.content, options.config.parent, options.templates, options.static, PROJECT_ROOT])
     config = read_config(options, report)
     cache = BuildCache.for_output(options.out, options.cache_dir, input_paths(options), options.base_url, options.clean)
     if not report.errors and cache.unchanged():
@@ -106,7 +112,8 @@ def run_build(options: BuildOptions, progress: Progress, warm: WarmCache | None)
     with Staging(options.out) as staging:
         # Search and the exports need the papers' texts, not their related papers or the pages: a
         # worker makes them meanwhile (and writes them), with a cache of its own.
-        side = Background(partial(publish_side_files, site, keys, staging, cache.worker_path, cache.code, not options.clean), jobs)
+        side = Background(partial(publish_side_files, site, keys, staging, cache.output, cache.worker_path, cache.code,
+                                  not options.clean), jobs)
         try:
             with clock("related papers"):
                 terms, new["terms"] = weigh_terms(page_texts(site.papers), cache.previous("terms"))
@@ -175,18 +182,25 @@ def unchanged_build(options: BuildOptions, cache: BuildCache, warm: WarmCache | 
     return BuildResult(pages, files, warnings, seconds, notes, rendered=0, reused=pages, timings=(("unchanged check", seconds),))
 
 
-def publish_side_files(site: Site, keys: dict[str, str], staging: Staging, path: Path, code: bytes, read: bool) -> dict[str, bytes]:
+def publish_side_files(site: Site, keys: dict[str, str], staging: Staging, previous: PreviousOutput, path: Path,
+                       code: bytes, read: bool) -> dict[str, bytes]:
     """The search files, the exports and the feeds, written into `staging` by the worker that makes
     them, with a cache of its own that it reads and writes itself (the build process is spared
-    loading and saving it, and the files' bytes never travel back); their digests."""
+    loading and saving it, and the files' bytes never travel back); their digests. A file the
+    previous output holds byte for byte is linked from it, not written: a large site's search is
+    tens of thousands of files, of which an edit changes a few dozen."""
     store = Store.open(path, code, read=read)
     entries, lines, records = paper_records(site, keys, store.previous("records"))
     search, counted = build_search_files(site, entries, store.previous("search"))
     store.save({"records": records, "search": counted}, {})
     digests = {}
     for name, data in {**search, **export_files(site, entries, lines), **feed_files(site)}.items():
-        staging.write(name, data)
         digests[name] = content_digest(data)
+        kept = previous.on_disk(name)
+        if kept is not None and kept.digest == digests[name]:
+            staging.link(name, previous.prefix + name)   # (copied where links fail: the same bytes)
+        else:
+            staging.write(name, data)
     return digests
 
 
