@@ -344,11 +344,8 @@ def test_file_url_search_on_a_sharded_site(sharded, page):
 def test_http_search_on_a_sharded_site(sharded, page, tmp_path):
     www = tmp_path / "www"
     shutil.copytree(sharded, www / "sub")
-    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(www)))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        base = f"http://127.0.0.1:{server.server_address[1]}/sub/"
+    with served(www, FaviconHandler) as root:
+        base = root + "sub/"
         page.goto(base + "index.html")
         type_query(page, "diffusion")
         assert first_option(page).locator("a").get_attribute("href").startswith("papers/")
@@ -357,10 +354,6 @@ def test_http_search_on_a_sharded_site(sharded, page, tmp_path):
         page.wait_for_selector("#search-page-results li.paper-card")
         assert "AAPT" not in page.inner_text("#search-page-results")
         assert page.console_errors == []
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join()
 
 
 def test_a_compound_in_any_spelling_is_highlighted_whole(site, page):
