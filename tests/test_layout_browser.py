@@ -14,8 +14,8 @@ import pytest
 
 from conftest import build_args, make_project, paper_text, served
 from papersite.cli import main
+from support.phone import PHONE, overflow, phone_page, phone_problems, settle
 
-PHONE = {"width": 390, "height": 844}
 # The longest topic name of content/tags.yml, so the search page's topic menu is at its widest.
 EXTRA = {"long-topic.md": paper_text(id="extra-0001", slug="long-topic", authors="[Ada Lovelace]",
                                      title="'Weak labels for graph neural networks'",
@@ -30,13 +30,6 @@ PAGES = {
     "map": "map.html",
     "reading list": "reading-list.html",
 }
-# Sums every layout shift not caused by the reader's input, as Lighthouse's CLS counts them.
-SHIFT_OBSERVER = """
-window.__shifts = 0;
-new PerformanceObserver(list => {
-  for (const entry of list.getEntries()) if (!entry.hadRecentInput) window.__shifts += entry.value;
-}).observe({type: "layout-shift", buffered: true});
-"""
 
 
 @pytest.fixture(scope="module")
@@ -52,77 +45,31 @@ def base(tmp_path_factory):
 
 @pytest.fixture
 def phone(browser):
-    """A phone-sized page with JavaScript, or without it (`phone(js=False)`), recording console errors and requests."""
+    """Makes phone-sized pages, with JavaScript or without it (`phone(js=False)`); see support/phone.py."""
     contexts = []
-
-    def make(js: bool = True):
-        context = browser.new_context(viewport=PHONE, java_script_enabled=js, device_scale_factor=1)
-        contexts.append(context)
-        page = context.new_page()
-        page.errors, page.requests = [], []
-        page.on("console", lambda msg: msg.type == "error" and page.errors.append(msg.text))
-        page.on("pageerror", lambda exc: page.errors.append(str(exc)))
-        page.on("request", lambda request: page.requests.append(request.url))
-        return page
-
-    yield make
+    yield lambda js=True: phone_page(browser, contexts, js)
     for context in contexts:
         context.close()
 
 
-def settle(page, kind: str) -> None:
-    """Wait until the page's scripts have done what they do on load."""
-    page.wait_for_load_state("load")
-    if kind == "search":
-        page.locator("#search-page-results li").first.wait_for()
-    page.wait_for_timeout(300)
-
-
-def content_top(page) -> dict:
-    return page.evaluate("""() => {
-        const main = document.querySelector("main"), h1 = main.querySelector("h1");
-        const sidebar = document.getElementById("sidebar");
-        return {main: main.getBoundingClientRect().top, h1: h1.getBoundingClientRect().top,
-                sidebar: sidebar ? sidebar.getBoundingClientRect().top : null};
-    }""")
+@pytest.mark.parametrize("kind", PAGES)
+def test_a_phone_sees_the_content_first_and_nothing_moves(base, browser, kind):
+    """The content's top the same with and without JavaScript, the topics after it, shifts ≤ 0.02,
+    nothing wider than the screen, no console error (support/phone.py)."""
+    assert phone_problems(browser, base + PAGES[kind], results=kind == "search") == []
 
 
 @pytest.mark.parametrize("kind", PAGES)
-def test_the_content_comes_first_with_and_without_javascript(base, phone, kind):
-    tops = {}
-    for js in (False, True):
-        page = phone(js)
-        page.goto(base + PAGES[kind])
-        settle(page, kind if js else "")
-        tops[js] = content_top(page)
-        assert page.errors == [], (kind, js, page.errors)
-    assert (tops[True]["main"], tops[True]["h1"]) == (tops[False]["main"], tops[False]["h1"]), kind
-    # The title is on the first screen, under the header; the topics list follows the content.
-    assert tops[False]["h1"] < PHONE["height"] / 3, (kind, tops)
-    assert tops[False]["sidebar"] is None or tops[False]["sidebar"] > tops[False]["main"], (kind, tops)
-
-
-@pytest.mark.parametrize("kind", PAGES)
-def test_nothing_shifts_and_nothing_is_wider_than_the_phone(base, phone, kind):
+def test_the_icon_is_the_sites_own(base, phone, kind):
     page = phone()
-    page.add_init_script(SHIFT_OBSERVER)
     page.goto(base + PAGES[kind])
-    settle(page, kind)
-    assert page.evaluate("window.__shifts") <= 0.02, kind
-    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], kind
-    assert page.errors == [], (kind, page.errors)
-    # The icon is the site's own, under the sub-path; nothing asks the host root for one.
+    settle(page, results=kind == "search")
+    # Under the sub-path, linked relatively; nothing asks the host root for /favicon.ico (a 404 here).
     icon = page.eval_on_selector('link[rel="icon"]', "link => link.href")
     assert icon == base + "assets/favicon.svg", kind
     assert page.request.get(icon).headers["content-type"] == "image/svg+xml"
     assert not any(url.endswith("/favicon.ico") for url in page.requests), kind
-
-
-def test_no_page_is_wider_than_the_phone_without_javascript(base, phone):
-    page = phone(js=False)
-    for kind, path in PAGES.items():
-        page.goto(base + path)
-        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], kind
+    assert page.errors == []
 
 
 def test_the_search_page_topic_menu_fits_the_phone(base, phone):
