@@ -1,7 +1,8 @@
 """The real corpus (bench/data/ml-abstracts.jsonl.gz, all 5,876 papers) as readers' tools take it: every
 plain-text title (the tab's title, link previews, Google Scholar, JSON-LD, the feed) with no LaTeX left in
 it, and papers.bib read without an error by bibtexparser, pybtex, BibTeX with plain.bst and biber, with
-every title's capitals kept through a style's lower-casing and every topic one keyword.
+every title's capitals kept through a style's lower-casing and every topic one keyword; and every kind
+of page as a phone shows it (tests/support/phone.py), since the widest names and longest lists are here.
 
 The corpus is imported and built once (about a minute and a half on two cores). BibTeX and biber are
 Debian's (`.ci/run` installs them); without them those two checks are skipped, except under CI=true.
@@ -23,8 +24,9 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO, build_args, make_project
+from conftest import REPO, build_args, make_project, served
 from papersite.cli import main
+from support.phone import phone_problems
 
 pytestmark = pytest.mark.slow
 
@@ -217,3 +219,23 @@ def top_level_items(field: str) -> list[str]:
             items.append(field[start:i])
             start = i + 1
     return items + [field[start:]]
+
+
+# --- a phone -------------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def corpus_base(corpus):
+    """The corpus site served over HTTP under a sub-path, as GitHub Pages serves a project site."""
+    with served(corpus.parent) as base:
+        yield base + corpus.name + "/"
+
+
+@pytest.mark.parametrize("kind", ["home", "paper", "tag", "topics", "search", "map", "topic map", "reading list"])
+def test_a_phone_sees_every_kind_of_page_first_and_unmoving(corpus, corpus_base, papers, browser, kind):
+    tags = json.loads((corpus / "papers.json").read_text(encoding="utf-8"))["tags"]
+    widest = max((t for t in tags if t["papers"]), key=lambda t: len(t["name"]))
+    topic_map = re.search(r'href="(map/[^"]+\.html)"', (corpus / "map.html").read_text(encoding="utf-8"))[1]
+    path = {"home": "index.html", "paper": papers[0]["path"], "tag": f"tags/{widest['slug']}.html",
+            "topics": "tags/index.html", "search": "search.html?q=graph+neural+network", "map": "map.html",
+            "topic map": topic_map, "reading list": "reading-list.html"}[kind]
+    assert phone_problems(browser, corpus_base + path, results=kind == "search") == []
