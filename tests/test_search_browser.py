@@ -252,13 +252,24 @@ def test_untrusted_text_stays_text(site, page):
 def test_plain_page_views_load_nothing(site, http_base, page):
     requests = []
     page.on("request", lambda r: requests.append(r.url))
-    for url in (file_url(site, "index.html"), file_url(site, "papers/fastsverl.html"), http_base + "tags/index.html",
-                http_base + "search.html"):
+    for url in (file_url(site, "index.html"), file_url(site, "papers/fastsverl.html"), http_base + "tags/index.html"):
         page.goto(url)
         page.wait_for_load_state("load")
     assert [u for u in requests if u.endswith(SEARCH_FILES)] == []
     page.focus("#search-input")  # first use loads them
     page.wait_for_function("() => window.PapersiteSearch.state() === 'ready'")
+    assert sorted(u.rsplit("/", 1)[-1] for u in requests if u.endswith(SEARCH_FILES)) == sorted(FIRST_USE)
+    assert page.console_errors == []
+
+
+def test_the_search_page_fetches_the_search_while_it_parses(http_base, page):
+    """search.html searches as it opens: it preloads the files search.js asks for, each fetched once."""
+    requests = []
+    page.on("request", lambda r: requests.append(r.url))
+    page.goto(http_base + "search.html?q=shapley")
+    page.wait_for_selector("#search-page-results li.paper-card")
+    preloaded = page.eval_on_selector_all('link[rel="preload"][as="script"]', "links => links.map(l => l.href)")
+    assert sorted(preloaded) == sorted(http_base + "assets/" + name for name in FIRST_USE)
     assert sorted(u.rsplit("/", 1)[-1] for u in requests if u.endswith(SEARCH_FILES)) == sorted(FIRST_USE)
     assert page.console_errors == []
 
