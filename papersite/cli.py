@@ -107,7 +107,8 @@ def print_problems(problems, kind: str = "error") -> None:
 
 
 def run_build(args: argparse.Namespace) -> int:
-    result = build(build_options(args), Progress())
+    result = build(build_options(args), Progress(), on_wait=lambda: print(
+        f"build: another build into {args.out} is running; waiting for it to finish", file=sys.stderr, flush=True))
     print_problems(result.warnings, "warning")
     print_problems(result.notes, "note")
     print(f"build: {result.pages} pages ({result.files} files) written to {args.out} "
@@ -129,7 +130,9 @@ def run_import(args: argparse.Namespace) -> int:
     report = Report()
     mode = "force" if args.force else "update" if args.update else "new"
     try:
-        summary = import_source(args.source, args.content, report, mode, Defaults(args.venue, args.year), args.format)
+        summary = import_source(args.source, args.content, report, mode, Defaults(args.venue, args.year), args.format,
+                                on_wait=lambda: print(f"import: another import into {args.content} is running; waiting for it to finish",
+                                                      file=sys.stderr, flush=True))
     except SiteError:
         print_problems(report.warnings, "warning")
         raise
@@ -167,3 +170,9 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"{args.command}: interrupted; nothing was written", file=sys.stderr)
         return 130
+    except OSError as exc:
+        # What the file system refused where no stage said more (a folder that cannot be made,
+        # say): the file and the reason, not a traceback. Each stage left what it had as it was.
+        print(f"{exc.filename or args.command}: {exc.strerror or exc}", file=sys.stderr)
+        print(f"{args.command}: failed; nothing was written", file=sys.stderr)
+        return 1

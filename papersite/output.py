@@ -4,7 +4,8 @@ A build killed at any moment leaves the previous output whole: nothing touches `
 new tree is complete, and the swap is one rename (renameat2 RENAME_EXCHANGE where the kernel has
 it). Pages are written into the new tree as they are rendered, by the workers that render them,
 so a build never holds the whole site in memory. Leftovers of killed builds are removed by the
-next build.
+next build. A write that fails (a full disk, a read-only folder) ends the build with a message and
+the new tree discarded. Builds into one `out` take turns (`build_lock`): none can remove another's tree.
 """
 
 from __future__ import annotations
@@ -20,22 +21,37 @@ from pathlib import Path
 
 from . import urls
 from .errors import SiteError
+from .locks import exclusive
 
 RENAME_EXCHANGE = 2
 AT_FDCWD = -100
 _libc = ctypes.CDLL(ctypes.util.find_library("c") or None, use_errno=True)
 
 
-def check_output_target(out: Path, protected: list[Path]) -> None:
-    """Refuse to replace anything that is not a previous papersite output."""
-    restore_interrupted_swap(out.absolute())
+def output_path(out: Path) -> Path:
+    """Where the site goes: `out`, absolute; a symbolic link's target, so the link stays a link
+    (the new tree is written beside the target and swapped with it)."""
+    return Path(os.path.realpath(out)) if out.is_symlink() else out.absolute()
+
+
+def check_output_target(out: Path, protected: list[Path], inputs: list[Path] | tuple = ()) -> None:
+    """Refuse to replace anything that is not a previous papersite output: `out` may be neither
+    at nor above a `protected` folder (the project), nor at or inside an input folder (the build
+    would read its own output as templates, or publish the site inside itself)."""
     resolved = out.resolve()
     if resolved == Path(resolved.anchor) or resolved == Path.home().resolve():
         raise SiteError.at(str(out), None, "refusing to use the filesystem root or home directory as --out")
-    for path in protected:
+    for path in [*protected, *inputs]:
         path = path.resolve()
         if resolved == path or resolved in path.parents:
             raise SiteError.at(str(out), None, f"refusing to write the site over {path} (choose another --out)")
+    for path in inputs:
+        path = path.resolve()
+        if path in resolved.parents:
+            raise SiteError.at(str(out), None, f"refusing to write the site inside {path}, which the build reads (choose another --out)")
+    above = next(parent for parent in resolved.parents if parent.exists() or parent == Path(resolved.anchor))
+    if not above.is_dir():
+        raise SiteError.at(str(out), None, f"cannot write the site below {above}: it is a file, not a directory")
     if resolved.exists() and not resolved.is_dir():
         raise SiteError.at(str(out), None, "--out exists and is not a directory")
     if resolved.is_dir() and any(resolved.iterdir()) and not (resolved / urls.MARKER).is_file():
@@ -44,6 +60,29 @@ def check_output_target(out: Path, protected: list[Path]) -> None:
             f"refusing to replace a non-empty directory that papersite did not build (no {urls.MARKER} file); "
             "remove it yourself or choose another --out",
         )
+
+
+def build_lock(out: Path, on_wait=None):
+    """Held for a whole build into `out`: a lock file beside it (`.site.lock`), which a second build
+    waits for. `out`'s parent is made here, when it is missing."""
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        return exclusive(out.with_name(f".{out.name}.lock"), on_wait)
+    except OSError as exc:
+        raise write_error(out, exc) from None
+
+
+def write_error(out: Path, exc: OSError) -> SiteError:
+    """A failed write as the user reads it: which file, why, and that the site is as it was."""
+    where = f" ({exc.filename})" if exc.filename else ""
+    return SiteError.at(str(out), None, f"cannot write the site: {exc.strerror or exc}{where}; "
+                                        "the previous site is as it was")
+
+
+def write_file(path: str, data: bytes) -> None:
+    """Every byte of the site goes through here (tests inject a full disk into it)."""
+    with open(path, "wb") as f:
+        f.write(data)
 
 
 def temp_siblings(out: Path) -> list[Path]:
@@ -83,9 +122,12 @@ class Staging:
         self.committed = False
 
     def __enter__(self) -> "Staging":
-        self.out.parent.mkdir(parents=True, exist_ok=True)
-        remove_stale_temps(self.out)
-        self.root.mkdir()
+        try:
+            self.out.parent.mkdir(parents=True, exist_ok=True)
+            remove_stale_temps(self.out)
+            self.root.mkdir()
+        except OSError as exc:
+            raise write_error(self.out, exc) from None
         return self
 
     def __exit__(self, *exc) -> None:
@@ -94,22 +136,27 @@ class Staging:
 
     def write(self, rel: str, data: str | bytes) -> None:
         target = self.prefix + rel
-        self.make_parent(target)
-        with open(target, "wb") as f:
-            f.write(data.encode("utf-8") if isinstance(data, str) else data)
+        try:
+            self.make_parent(target)
+            write_file(target, data.encode("utf-8") if isinstance(data, str) else data)
+        except OSError as exc:   # raised in a worker too: a SiteError travels back as it is
+            raise write_error(self.out, exc) from None
 
     def link(self, rel: str, source: str) -> bool:
         """Hard-link a file of the previous output into the tree (a copy where links fail); False
         when it had to be copied. The previous output is never written to, and the new tree
         replaces it whole, so a link is as good as a copy and costs no bytes."""
         target = self.prefix + rel
-        self.make_parent(target)
         try:
-            os.link(source, target)
-            return True
-        except OSError:
-            shutil.copyfile(source, target)
-            return False
+            self.make_parent(target)
+            try:
+                os.link(source, target)
+                return True
+            except OSError:
+                write_file(target, Path(source).read_bytes())
+                return False
+        except OSError as exc:
+            raise write_error(self.out, exc) from None
 
     def make_parent(self, target: str) -> None:
         """mkdir each directory once: thousands of pages share a handful of directories."""
@@ -119,8 +166,11 @@ class Staging:
             self.made.add(parent)
 
     def commit(self) -> None:
-        (self.root / urls.MARKER).write_text("This directory is written by papersite; the next build replaces it whole.\n")
-        swap_in(self.root, self.out)
+        try:
+            write_file(str(self.root / urls.MARKER), b"This directory is written by papersite; the next build replaces it whole.\n")
+            swap_in(self.root, self.out)
+        except OSError as exc:
+            raise write_error(self.out, exc) from None
         self.committed = True
 
     def discard(self) -> None:

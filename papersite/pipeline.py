@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import gc
 import time
+from collections.abc import Callable
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
 
@@ -28,7 +29,7 @@ from .inputs.authors import load_people
 from .inputs.config import load_config
 from .inputs.papers import load_content
 from .model import SiteConfig
-from .output import Staging, check_output_target, copy_plan
+from .output import Staging, build_lock, check_output_target, copy_plan, output_path, restore_interrupted_swap
 from .progress import Progress, StageClock
 from .publish.exports import export_files, paper_records
 from .publish.feeds import BASE_URL_NOTE, feed_files, sitemap_files
@@ -70,13 +71,19 @@ class BuildResult:
     cache_note: str | None = None   # why the cache on disk was not used, when it was not
 
 
-def build(options: BuildOptions, progress: Progress | None = None, warm: WarmCache | None = None) -> BuildResult:
-    """Gather and check everything first; write only when the whole site rendered."""
+def build(options: BuildOptions, progress: Progress | None = None, warm: WarmCache | None = None,
+          on_wait: Callable[[], None] | None = None) -> BuildResult:
+    """Gather and check everything first; write only when the whole site rendered. One build at a
+    time into one output: a second one waits (`on_wait()` hears of it) for the first to end."""
     progress = progress or Progress(enabled=False)
+    check_output_target(options.out, [options.config.parent, PROJECT_ROOT],
+                        [options.content, options.templates, options.static, options.lunr_js.parent])
+    options = replace(options, out=output_path(options.out))
     # One BLAS thread: the build spreads its work over processes, and one thread also fixes the
     # summation order, so the map's coordinates never depend on the core count.
-    with collector_paused(), threadpool_limits(limits=1, user_api="blas"):
+    with build_lock(options.out, on_wait), collector_paused(), threadpool_limits(limits=1, user_api="blas"):
         try:
+            restore_interrupted_swap(options.out)
             return run_build(options, progress, warm)
         finally:
             progress.finish()
@@ -86,7 +93,6 @@ def run_build(options: BuildOptions, progress: Progress, warm: WarmCache | None)
     """The whole build. A stage that keeps something for the next build is given what the last one
     kept (`cache.previous(name)`) and hands back its new state (`new[name]`)."""
     started, clock, report, new = time.perf_counter(), StageClock(), Report(), {}
-    check_output_target(options.out, [options.content, options.config.parent, options.templates, options.static, PROJECT_ROOT])
     config = read_config(options, report)
     cache = BuildCache.for_output(options.out, options.cache_dir, input_paths(options), options.base_url, options.clean)
     if not report.errors and cache.unchanged():

@@ -21,7 +21,7 @@ import traceback
 from collections.abc import Callable, Sequence
 from functools import partial
 
-from .errors import SiteError
+from .errors import Problem, SiteError
 
 # Below this many items a batch runs in the build process.
 MIN_PARALLEL_ITEMS = 200
@@ -147,6 +147,8 @@ def fork(job: Callable[[Callable], None]) -> tuple[int, int]:
                 job(send)
             except SiteError as err:  # its problems travel back as plain data
                 send(("error", list(err.problems)))
+            except OSError as exc:   # what the file system refused, as the build process reports it (cli.py)
+                send(("error", [Problem(exc.filename or "build", None, exc.strerror or str(exc))]))
             except BaseException:
                 send(("crash", traceback.format_exc()))
             pipe.close()

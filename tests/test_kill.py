@@ -185,7 +185,7 @@ def test_interrupted_fallback_swap_is_put_back(tmp_path, monkeypatch):
     out = tmp_path / "site"
     write_site(out, {"index.html": "previous"})
     out.rename(tmp_path / ".site.old-4242")        # what a kill between the two renames leaves
-    output.check_output_target(out, [])            # every build starts with this check
+    output.restore_interrupted_swap(out)           # every build starts with this, once it holds the lock
     assert (out / "index.html").read_text() == "previous"
     assert temps(tmp_path) == []
     monkeypatch.setattr(output, "exchange", lambda a, b: False)

@@ -25,7 +25,7 @@ from conftest import REPO, build_args, make_project
 from papersite.inputs.papers import load_content, split_front_matter
 from papersite.errors import Report
 from papersite.inputs.files import read_text
-from papersite.inputs.yamlsrc import FastLoader, load_document
+from papersite.inputs.yamlsrc import FastLoader, SlowLoader, load_document
 
 SAMPLE = REPO / "tests" / "fixtures" / "ml-sample.jsonl"
 RECORDS = [json.loads(line) for line in SAMPLE.read_text(encoding="utf-8").splitlines() if line.strip()]
@@ -123,10 +123,10 @@ def test_libyaml_and_python_yaml_agree_on_every_page_and_fixture(imported):
     assert FastLoader is not None
     for text in texts:
         outcomes = []
-        for loader in (FastLoader, yaml.SafeLoader):
+        for loader in (FastLoader, SlowLoader):
             try:
-                node, value = load_document(loader, text)
-                outcomes.append(("ok", value, node is None))
+                node, value, duplicates = load_document(loader, text)
+                outcomes.append(("ok", value, node is None, [key.value for key in duplicates]))
             except yaml.YAMLError:
                 outcomes.append(("error",))
         assert outcomes[0] == outcomes[1], text

@@ -221,3 +221,37 @@ def test_a_rebuild_keeps_its_objects_from_the_collector_until_the_server_is_idle
     finally:
         gc.unfreeze()
         dev.httpd.server_close()
+
+
+def test_a_path_too_long_for_the_file_system_gets_the_404_page(served):
+    """8 KB of path: the file system refuses the name, the server answers as for any missing page."""
+    status, body = served.get("papers/" + "a" * 8000 + ".html")
+    assert status == 404 and "<html" in body
+    assert served.get("papers/a-paper.html")[0] == 200
+    assert not [line for line in served.err if "Traceback" in line]
+
+
+def test_every_response_forbids_type_sniffing(served):
+    for path in ("", "papers/a-paper.html", "assets/site.js", "no-such-page.html", "__papersite/livereload.js"):
+        request = urllib.request.Request(served.url + path)
+        try:
+            with urllib.request.urlopen(request, timeout=10) as response:
+                headers = response.headers
+        except urllib.error.HTTPError as err:
+            headers = err.headers
+        assert headers["X-Content-Type-Options"] == "nosniff", path
+
+
+def test_a_burst_of_requests_is_answered_in_full(served):
+    """A page's burst of requests (scripts, styles, search shards) is queued, not dropped: the
+    listen backlog holds 128, not socketserver's 5 that made the rest retry for seconds."""
+    from papersite.dev.serve import DevHTTPServer
+
+    assert DevHTTPServer.request_queue_size >= 128
+    results: list[int] = []
+    threads = [threading.Thread(target=lambda: results.append(served.get("papers/a-paper.html")[0])) for _ in range(150)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(WAIT)
+    assert results == [200] * 150

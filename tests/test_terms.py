@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import unicodedata
+from collections import Counter
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -29,15 +32,42 @@ def same_terms(a: terms.TermMatrix, b: terms.TermMatrix) -> bool:
     edits=st.lists(st.tuples(st.integers(0, 39), st.sampled_from(TOPICS + ["", "graph graph", "brand newword"])), max_size=4),
     drop=st.integers(0, 3),
     extra=st.lists(st.sampled_from(TOPICS + ["unseen vocabulary only"]), max_size=3),
+    chunk=st.sampled_from([1, 3, terms.COUNT_CHUNK]),
 )
-def test_counting_only_changed_texts_gives_the_full_terms(size, edits, drop, extra):
+def test_counting_only_changed_texts_gives_the_full_terms(size, edits, drop, extra, chunk):
     texts = corpus(size)
     edited = list(texts)
     for index, text in edits:
         if edited:
             edited[index % len(edited)] = f"{edited[index % len(edited)]} {text}" if text.islower() else text
     edited = edited[drop:] + extra   # papers removed and added shift every row
-    assert same_terms(terms_after(texts, edited), terms.weigh_terms(edited)[0])
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(terms, "COUNT_CHUNK", chunk)
+        assert same_terms(terms_after(texts, edited), terms.weigh_terms(edited)[0])
+
+
+def test_counting_in_chunks_gives_the_same_counts(monkeypatch):
+    texts = corpus(23) + ["Ünïcödé wörds and ascii words", "ascii words again", ""]
+    whole = terms.weigh_terms(texts)
+    monkeypatch.setattr(terms, "COUNT_CHUNK", 2)
+    chunked = terms.weigh_terms(texts)
+    a, b = whole[1].counts, chunked[1].counts
+    assert same_terms(whole[0], chunked[0]) and (a.digests, a.words) == (b.digests, b.words)
+    assert all(np.array_equal(x, y) for x, y in ((a.indptr, b.indptr), (a.indices, b.indices), (a.counts, b.counts)))
+
+
+WORDISH = st.lists(st.sampled_from(list("ab zé-É.'’$\\{}_1ß\u00a0ﬁ:/\ud800") + ["http://x", "www.", "\\emph"]), max_size=30).map("".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.one_of(st.text(max_size=60), WORDISH))
+def test_tokens_are_the_words_of_the_word_pattern(text):
+    cleaned = unicodedata.normalize("NFKC", text).lower()
+    cleaned = terms.LATEX_COMMAND_RE.sub(" ", terms.URL_RE.sub(" ", terms.drop_math(cleaned)))
+    assert terms.clean_text(text) == cleaned
+    words = terms.WORD_RE.findall(cleaned)
+    assert terms.text_words(text) == words
+    assert Counter(token for token in terms.text_tokens(text) if len(token) > 1) == Counter(words)
 
 
 def test_an_edit_tokenises_only_the_edited_text(monkeypatch):
@@ -45,8 +75,8 @@ def test_an_edit_tokenises_only_the_edited_text(monkeypatch):
     edited = list(texts)
     edited[3] += " with a brand new sentence"
     seen: list[str] = []
-    text_words = terms.text_words
-    monkeypatch.setattr(terms, "text_words", lambda text: seen.append(text) or text_words(text))
+    text_tokens = terms.text_tokens
+    monkeypatch.setattr(terms, "text_tokens", lambda text: seen.append(text) or text_tokens(text))
     terms_after(texts, edited)
     assert seen == texts + [edited[3]]
 

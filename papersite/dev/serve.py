@@ -75,7 +75,7 @@ class DevServer:
         self.last_build = 0.0            # time.monotonic() when the last build ended
         self.garbage_due = False         # a build's objects are frozen, not yet collected
         handler = partial(DevHandler, directory=str(options.out.absolute()), dev=self)
-        self.httpd = ThreadingHTTPServer((HOST, port), handler)
+        self.httpd = DevHTTPServer((HOST, port), handler)
         self.httpd.daemon_threads = True
         self.url = f"http://{HOST}:{self.httpd.server_address[1]}/"
         if not explicit_base_url:
@@ -118,7 +118,8 @@ class DevServer:
 
     def _rebuild(self, reason: str) -> bool:
         try:
-            result: BuildResult = build(self.options, Progress(), self.warm)
+            result: BuildResult = build(self.options, Progress(), self.warm, on_wait=lambda: say(
+                f"serve: another build into {self.options.out} is running; waiting for it to finish", sys.stderr))
         except SiteError as err:
             for problem in err.problems:
                 say(str(problem), sys.stderr)
@@ -197,6 +198,12 @@ class DevServer:
         return 0
 
 
+class DevHTTPServer(ThreadingHTTPServer):
+    # socketserver listens with a backlog of 5: a page's burst of requests (its scripts, styles,
+    # search shards) overflowed it, and the kernel made the rest retry their SYN for seconds.
+    request_queue_size = 128
+
+
 class DevHandler(SimpleHTTPRequestHandler):
     """Static files with no caching, live reload in HTML, and the site's 404 page for missing paths."""
 
@@ -225,7 +232,13 @@ class DevHandler(SimpleHTTPRequestHandler):
             return self.send(HTTPStatus.OK, "text/plain; charset=utf-8", build_id.encode(), head)
         if not self.dev.has_site():
             return self.send_build_errors(head)
-        fs_path = Path(self.translate_path(self.path))
+        try:
+            self.send_file(path, head)
+        except OSError:   # a name too long for the file system, say: no such page
+            self.send_file("/" + urls.NOT_FOUND, head, HTTPStatus.NOT_FOUND)
+
+    def send_file(self, path: str, head: bool, status: HTTPStatus = HTTPStatus.OK) -> None:
+        fs_path = Path(self.translate_path(path))
         if fs_path.is_dir():
             if not path.endswith("/"):
                 self.send_response(HTTPStatus.MOVED_PERMANENTLY)
@@ -234,7 +247,6 @@ class DevHandler(SimpleHTTPRequestHandler):
                 self.end_headers()
                 return
             fs_path = fs_path / "index.html"
-        status = HTTPStatus.OK
         if path == "/favicon.ico" and not fs_path.is_file():
             # Browsers ask for it unprompted; "no content" keeps a 404 out of the console.
             return self.send(HTTPStatus.NO_CONTENT, "image/x-icon", b"", head)
@@ -271,6 +283,9 @@ class DevHandler(SimpleHTTPRequestHandler):
         self.send_header("Content-Type", ctype)
         self.send_header("Content-Length", str(len(body)))
         self.send_header("Cache-Control", "no-store")
+        # A file is what its type says, never sniffed into HTML or script (a page of the content's
+        # text served as text/plain, say).
+        self.send_header("X-Content-Type-Options", "nosniff")
         self.end_headers()
         if not head:
             try:

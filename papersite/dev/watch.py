@@ -42,7 +42,10 @@ def snapshot(paths: list[Path]) -> dict[str, tuple[int, int]]:
         try:
             st = os.stat(path)
         except OSError:
-            return
+            try:   # a broken link is a change too: the build will name it
+                st = os.lstat(path)
+            except OSError:
+                return
         found[path] = (st.st_mtime_ns, st.st_size)
 
     for root in paths:

@@ -1,33 +1,35 @@
 """Related papers: for each paper, the most similar others by cosine of TF-IDF vectors, and the terms they share.
 
+The papers compared with each paper are those sharing one of its heaviest terms (`candidates`:
+linear in the corpus, where comparing every pair is quadratic), each compared exactly.
 Deterministic: ties are broken by position and scores rounded to 4 decimals, so a rebuild of the
 same content gives byte-identical pages. The ranking is kept for the next build, which re-ranks
-only the rows an edit touches (`rank_with_previous`): exactly, not approximately.
+only the rows an edit touches (`rank_with_previous`), with the same result as ranking from scratch.
 """
 
 from __future__ import annotations
 
-import os
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Sequence
 
 import numpy as np
 import scipy.sparse as sp
 
+from . import candidates
+from .candidates import TermIndex, index_terms, reindex, score_all, score_rows
 from .terms import TermMatrix
 
 SHARED_TERM_LIMIT = 3
 DECIMALS = 4
-# Twice the largest change rounding to DECIMALS can make, with room for float32 error.
-CANDIDATE_MARGIN = 2e-4
-# Cells of the dense similarity block scored at once: bounds memory (32 MB of float64)
-# whatever the corpus size, while keeping the blocks large for speed.
-BLOCK_CELLS = 1 << 22
-# SciPy's sparse product releases the GIL, so row blocks run in parallel threads.
-WORKERS = min(4, os.cpu_count() or 1)
-# An edit is ranked incrementally while the rows to rank again are at most this share of all.
-INCREMENTAL_SHARE = 0.25
+# An edit is re-ranked from the previous ranking while it touches at most this share of the rows:
+# a re-ranked row costs 10-20 times what it costs in a full ranking (its candidates are gathered
+# for it alone, not shared in blocks) at 25,000-100,000 papers (bench/README.md).
+INCREMENTAL_SHARE = 0.05
+# Pairs whose shared terms are named at once: bounds the memory of their products.
+PAIRS_AT_ONCE = 1 << 15
+# best_pairs packs (row, score, col) into one int64 while rows and cols fit in COL_BITS.
+COL_BITS = 24
+SCORE_BITS = 14
 RELATED_COUNT = 5
 RELATED_THRESHOLD = 0.08
 
@@ -58,12 +60,14 @@ class Related:
 
 def relate_papers(pages: Sequence, terms: TermMatrix, previous: Ranking | None = None) -> tuple[tuple[RelatedList, ...], Ranking | None]:
     """Each page's related papers, in page order (`terms` has a row per page), and the ranking for the next build."""
-    found, ranking = related_papers(terms, RELATED_COUNT, RELATED_THRESHOLD, previous)
-    lists = []
-    for related in found:
-        lists.append(RelatedList(tuple(RelatedLink(pages[r.index].paper.slug, pages[r.index].title_html, r.shared_terms)
-                                       for r in related)))
-    return tuple(lists), ranking
+    if not terms.vectors.shape[0]:
+        return (), None
+    ranking = rank_with_previous(terms, RELATED_COUNT, RELATED_THRESHOLD, previous)
+    slugs, titles = [page.paper.slug for page in pages], [page.title_html for page in pages]
+    cols, labels = ranking.cols.tolist(), shared_labels(terms, ranking)
+    bounds = np.searchsorted(ranking.rows, np.arange(len(pages) + 1)).tolist()
+    return tuple(RelatedList(tuple(RelatedLink(slugs[col], titles[col], shared) for col, shared in zip(cols[a:b], labels[a:b])))
+                 for a, b in zip(bounds[:-1], bounds[1:])), ranking
 
 
 def related_papers(terms: TermMatrix, k: int = RELATED_COUNT, threshold: float = RELATED_THRESHOLD,
@@ -77,11 +81,19 @@ def related_papers(terms: TermMatrix, k: int = RELATED_COUNT, threshold: float =
     if not n or k <= 0:
         return [() for _ in range(n)], None
     ranking = rank_with_previous(terms, k, threshold, previous)
-    label_of = dict(zip(terms.keys, terms.labels))
     related: list[list[Related]] = [[] for _ in range(n)]
-    for row, col, score, keys in zip(ranking.rows.tolist(), ranking.cols.tolist(), ranking.scores.tolist(), ranking.shared):
-        related[row].append(Related(col, score, tuple(map(label_of.__getitem__, keys))))
+    for row, col, score, labels in zip(ranking.rows.tolist(), ranking.cols.tolist(), ranking.scores.tolist(),
+                                       shared_labels(terms, ranking)):
+        related[row].append(Related(col, score, labels))
     return [tuple(found) for found in related], ranking
+
+
+def shared_labels(terms: TermMatrix, ranking: Ranking) -> list[tuple[str, ...]]:
+    """Per pair of `ranking`, the readable labels of the terms it shares most."""
+    label_of = dict(zip(terms.keys, terms.labels))
+    labels: dict[tuple[str, ...], tuple[str, ...]] = {}   # many pairs share the same terms
+    return [labels[keys] if keys in labels else labels.setdefault(keys, tuple(map(label_of.__getitem__, keys)))
+            for keys in ranking.shared]
 
 
 @dataclass(frozen=True)
@@ -90,64 +102,92 @@ class Ranking:
 
     k: int
     threshold: float
+    budget: tuple[int, int]        # candidates.CELLS_PER_PAPER and MAX_TERMS
+    terms_per_paper: int           # the terms each paper was indexed under (candidates.index_terms) ...
+    heaviest: np.ndarray           # ... and its heaviest columns (TermIndex.heaviest)
     digests: tuple[bytes, ...]     # per row, the digest of its text ...
     idf: dict[str, float]          # ... and the weight of each term: together they make the vectors
-    rows: np.ndarray               # the pairs, as rank_rows orders them
+    rows: np.ndarray               # the pairs, in rank order (row, score descending, col)
     cols: np.ndarray
     scores: np.ndarray
     shared: tuple[tuple[str, ...], ...]   # per pair, the keys of the terms it shares most
 
 
 def rank_with_previous(terms: TermMatrix, k: int, threshold: float, previous: Ranking | None = None) -> Ranking:
-    """Every row's ranked pairs (`rank_rows`) and each pair's shared terms, starting from the `previous`
-    build's ranking when few vectors changed. Exact, not approximate: the pairs are those a full
-    ranking gives.
+    """Every row's ranked pairs and each pair's shared terms, starting from the `previous` build's
+    ranking when few vectors changed. The pairs are those ranking from scratch gives (`rank_all`).
 
-    Why it is exact: a pair's score and shared terms depend only on its two vectors. For a row
-    whose vector is unchanged and none of whose previous neighbours changed, the previous top k
-    is the top k among the unchanged columns; the new top k is then the top k of those k pairs
-    and the pairs with the changed columns, scored now. Every other row is ranked in full.
+    Why it is the same: whether a pair is scored, its score and its shared terms depend only on its
+    two vectors. For a row whose vector is unchanged and none of whose previous neighbours changed,
+    the previous top k is the top k among the unchanged columns; the new top k is then the top k of
+    those k pairs and its scored pairs with the changed rows. Every other row is ranked in full.
     """
     vectors = terms.vectors.astype(np.float32)
-    if not (isinstance(previous, Ranking) and (previous.k, previous.threshold) == (k, threshold)
+    budget = (candidates.CELLS_PER_PAPER, candidates.MAX_TERMS)
+    if not (isinstance(previous, Ranking) and (previous.k, previous.threshold, previous.budget) == (k, threshold, budget)
             and len(previous.digests) == vectors.shape[0]):
         previous = None   # a paper added or removed changes every weight
     changed = changed_rows(previous, terms) if previous is not None else None
-    found = rerank(previous, changed, vectors, k, threshold) if previous is not None else None
-    rows, cols, scores = found if found is not None else rank_rows(vectors, np.arange(vectors.shape[0]), k, threshold)
-    ranking = Ranking(k, threshold, terms.digests, dict(zip(terms.keys, terms.idf.tolist())), rows, cols, scores,
-                      shared_keys(terms, rows, cols, previous, changed))
+    index = None
+    if previous is not None:
+        column_of = {key: column for column, key in enumerate(terms.keys)}
+        renumbered = np.fromiter((column_of.get(key, -1) for key in previous.idf), dtype=np.int64, count=len(previous.idf))
+        index = reindex(vectors, previous.heaviest, renumbered, changed, previous.terms_per_paper)
+        if index is None:
+            previous = None   # the budget gives another number of terms now: any pair may be scored or not
+    index = index or index_terms(vectors)
+    found = rerank(previous, changed, vectors, index, k, threshold) if previous is not None else None
+    rows, cols, scores = found if found is not None else rank_all(vectors, index, k, threshold)
+    ranking = Ranking(k, threshold, budget, index.terms, index.heaviest, terms.digests, dict(zip(terms.keys, terms.idf.tolist())),
+                      rows, cols, scores, shared_keys(terms, rows, cols, previous, changed))
     return ranking
 
 
-def rerank(previous: Ranking, changed: np.ndarray, vectors: sp.csr_array, k: int, threshold: float):
+def rank_all(vectors: sp.csr_array, index: TermIndex, k: int, threshold: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(row, col, score) of each row's top k among its scored pairs, in rank order (row, score descending, col)."""
+    return best_pairs(*rounded(score_all(vectors, index, k, threshold)), k, threshold)
+
+
+def rerank(previous: Ranking, changed: np.ndarray, vectors: sp.csr_array, index: TermIndex, k: int, threshold: float):
     """The ranking of float32 `vectors` from `previous`; None when too much changed to gain anything."""
     n = vectors.shape[0]
     touched = changed.copy()
     touched[previous.rows[changed[previous.cols]]] = True   # rows that had a changed neighbour
     if touched.sum() > INCREMENTAL_SHARE * n:
         return None
-    again = rank_rows(vectors, np.flatnonzero(touched), k, threshold)
+    rows, cols, scores = rounded(score_rows(vectors, index, np.flatnonzero(touched), changed, k, threshold))
+    # A changed row's pairs are all there: the other side of each is a candidate for the row it
+    # meets, which keeps its previous pairs (none of them with a changed row).
+    met = changed[rows]
     kept = ~touched[previous.rows]
-    merged = merge_changed_columns(vectors, np.flatnonzero(~touched), np.flatnonzero(changed),
-                                   (previous.rows[kept], previous.cols[kept], previous.scores[kept]), k, threshold)
-    rows, cols, scores = (np.concatenate(parts) for parts in zip(again, merged))
-    order = np.lexsort((cols, -scores, rows))
-    return rows[order], cols[order], scores[order]
+    rows, cols, scores = (np.concatenate(parts) for parts in zip((rows, cols, scores), (cols[met], rows[met], scores[met]),
+                                                                 (previous.rows[kept], previous.cols[kept], previous.scores[kept])))
+    return best_pairs(rows, cols, scores, k, threshold)
+
+
+def rounded(found: tuple[np.ndarray, np.ndarray, np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Scored pairs as int64 rows and cols and scores rounded to float64 (a pair that shares several
+    indexed terms is scored in each of their blocks, to the same bits: best_pairs keeps it once)."""
+    rows, cols, raw = found
+    return rows.astype(np.int64), cols.astype(np.int64), np.round(raw.astype(np.float64), DECIMALS)
 
 
 def shared_keys(terms: TermMatrix, rows: np.ndarray, cols: np.ndarray, previous: Ranking | None,
                 changed: np.ndarray | None) -> tuple[tuple[str, ...], ...]:
     """Per pair, the keys of the terms it shares most; a pair of two unchanged vectors that was
     ranked before keeps the keys it had (ties among terms go by key, whatever the columns)."""
-    known = {}
-    if previous is not None:
-        known = {(r, c): keys for r, c, keys in zip(previous.rows.tolist(), previous.cols.tolist(), previous.shared)
-                 if not changed[r] and not changed[c]}
-    pairs = list(zip(rows.tolist(), cols.tolist()))
-    todo = [i for i, pair in enumerate(pairs) if pair not in known]
-    found = dict(zip(todo, name_shared_terms(terms, rows[todo], cols[todo])))
-    return tuple(known[pair] if i not in found else tuple(terms.keys[c] for c in found[i]) for i, pair in enumerate(pairs))
+    shared = np.empty(len(rows), dtype=object)
+    todo = np.arange(len(rows))
+    if previous is not None and len(previous.rows) and len(rows):
+        before = previous.rows.astype(np.int64) << 32 | previous.cols
+        order = np.argsort(before)
+        key = rows.astype(np.int64) << 32 | cols
+        at = np.minimum(np.searchsorted(before[order], key), len(order) - 1)
+        known = (before[order][at] == key) & ~changed[rows] & ~changed[cols]
+        shared[known] = np.fromiter(previous.shared, dtype=object, count=len(previous.shared))[order[at[known]]]
+        todo = np.flatnonzero(~known)
+    shared[todo] = np.fromiter(name_shared_terms(terms, rows[todo], cols[todo]), dtype=object, count=len(todo))
+    return tuple(shared.tolist())
 
 
 def changed_rows(previous: Ranking, terms: TermMatrix) -> np.ndarray:
@@ -158,98 +198,68 @@ def changed_rows(previous: Ranking, terms: TermMatrix) -> np.ndarray:
     weighed = np.fromiter((previous.idf.get(key) != weight for key, weight in zip(terms.keys, terms.idf.tolist())),
                           dtype=bool, count=len(terms.keys))
     vectors = terms.vectors
-    entry_rows = np.repeat(np.arange(vectors.shape[0]), np.diff(vectors.indptr))
-    changed[entry_rows[weighed[vectors.indices]]] = True
+    changed[np.searchsorted(vectors.indptr, np.flatnonzero(weighed[vectors.indices]), side="right") - 1] = True
     return changed
-
-
-def merge_changed_columns(vectors: sp.csr_array, rows: np.ndarray, columns: np.ndarray, kept, k: int, threshold: float):
-    """Top k per row of `rows`: their kept pairs (unchanged columns) with their pairs in `columns`, scored now."""
-    if not len(rows):
-        return empty_pairs()
-    # The same product, in the same order, as rank_rows: the float32 scores are the same bits.
-    raw = (vectors[rows] @ vectors[columns].T.tocsr()).toarray()
-    at_row, at_col = np.nonzero(raw > 0)
-    scores = np.round(raw[at_row, at_col].astype(np.float64), DECIMALS)
-    return best_pairs(np.concatenate([kept[0], rows[at_row]]), np.concatenate([kept[1], columns[at_col]]),
-                      np.concatenate([kept[2], scores]), k, threshold)
-
-
-def rank_rows(vectors: sp.csr_array, row_ids: np.ndarray, k: int, threshold: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(row, col, score) of each kept pair of the rows `row_ids` (ascending), ordered by row, then
-    score descending, then col. `vectors` are float32: half the memory traffic of float64, and
-    scores keep only 4 decimals anyway.
-
-    Similarities are computed one block of rows at a time so memory stays bounded
-    by BLOCK_CELLS rather than growing with n².
-    """
-    n = vectors.shape[0]
-    transposed = vectors.T.tocsr()
-    block = max(1, BLOCK_CELLS // n)
-
-    def rank_some(start: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        ids = row_ids[start : start + block]
-        return rank_block(vectors[ids] @ transposed, ids, k, threshold)
-
-    if not len(row_ids):
-        return empty_pairs()
-    with ThreadPoolExecutor(max_workers=WORKERS) as pool:
-        found = list(pool.map(rank_some, range(0, len(row_ids), block)))
-    rows, cols, scores = (np.concatenate(parts) for parts in zip(*found))
-    return rows, cols, scores
-
-
-def empty_pairs() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float64)
-
-
-def rank_block(similarities: sp.csr_array, row_ids: np.ndarray, k: int, threshold: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The top-k pairs of one block of rows (global indices `row_ids`), in the order of `rank_rows`."""
-    # Rank on rounded scores so the order always agrees with the scores shown. Rounding the
-    # whole block is most of the cost, so only candidates are rounded: rounding is monotone,
-    # so a pair whose raw score is more than CANDIDATE_MARGIN below the k-th best raw score
-    # (or below the threshold) has at least k valid pairs rounding strictly above it and can
-    # never be in the top k. The result is the same as ranking every rounded score.
-    raw = similarities.toarray()
-    height, n = raw.shape
-    raw[np.arange(height), row_ids] = -np.inf
-    floor = np.full(height, threshold - CANDIDATE_MARGIN, dtype=np.float64)
-    if k < n - 1:
-        kth_raw = np.partition(raw, n - k, axis=1)[:, n - k].astype(np.float64)
-        floor = np.maximum(floor, kth_raw - CANDIDATE_MARGIN)
-    rows, cols = np.nonzero(raw >= floor[:, None].astype(raw.dtype))
-    rows, cols, kept = best_pairs(rows, cols, np.round(raw[rows, cols].astype(np.float64), DECIMALS), k, threshold)
-    return row_ids[rows], cols, kept
 
 
 def best_pairs(rows: np.ndarray, cols: np.ndarray, scores: np.ndarray, k: int, threshold: float):
     """The first k pairs of each row by (rounded) score, ties to the lower col, in rank order
-    (row, score descending, col). Zero means nothing in common: never a neighbour, whatever the threshold."""
+    (row, score descending, col), each pair once. Zero means nothing in common: never a neighbour,
+    whatever the threshold."""
     valid = (scores >= threshold) & (scores > 0.0)
     rows, cols, scores = rows[valid], cols[valid], scores[valid]
-    order = np.lexsort((cols, -scores, rows))
-    rows, cols, scores = rows[order], cols[order], scores[order]
+    if len(rows) and max(int(rows.max()), int(cols.max())) < 1 << COL_BITS:
+        # One integer key (row, 10⁴ - score in ten-thousandths, col): one sort, and a pair found
+        # more than once (with the same score) is one key.
+        tenths = np.rint(scores * 10**DECIMALS).astype(np.int64)
+        key = np.sort(rows.astype(np.int64) << (COL_BITS + SCORE_BITS) | (10**DECIMALS - tenths) << COL_BITS | cols)
+        key = key[np.diff(key, prepend=-1) != 0]
+        rows, cols = key >> (COL_BITS + SCORE_BITS), key & ((1 << COL_BITS) - 1)
+        scores = np.round((10**DECIMALS - (key >> COL_BITS & ((1 << SCORE_BITS) - 1))) / 10**DECIMALS, DECIMALS)
+    else:
+        order = np.lexsort((cols, -scores, rows))
+        rows, cols, scores = rows[order], cols[order], scores[order]
+        once = np.ones(len(rows), dtype=bool)
+        once[1:] = (rows[1:] != rows[:-1]) | (cols[1:] != cols[:-1]) | (scores[1:] != scores[:-1])
+        rows, cols, scores = rows[once], cols[once], scores[once]
     top = top_k(rows, k)
     return rows[top], cols[top], scores[top]
 
 
 def top_k(rows: np.ndarray, k: int) -> np.ndarray:
     """Mask of the first k entries of each row in `rows` (sorted)."""
-    return (np.arange(len(rows)) - np.searchsorted(rows, rows)) < k
+    starts = np.flatnonzero(np.diff(rows, prepend=rows[:1] - 1)) if len(rows) else np.zeros(0, dtype=np.int64)
+    return np.arange(len(rows)) - np.repeat(starts, np.diff(starts, append=len(rows))) < k
 
 
-def name_shared_terms(terms: TermMatrix, rows: np.ndarray, cols: np.ndarray) -> list[tuple[int, ...]]:
-    """Per pair, the columns of the terms with the largest product of the two texts' weights."""
-    if len(rows) == 0:
-        return []
-    products = (terms.vectors[rows] * terms.vectors[cols]).tocsr()
-    products.sort_indices()
-    pair_of = np.repeat(np.arange(len(rows)), np.diff(products.indptr))
-    order = np.lexsort((products.indices, -products.data, pair_of))
-    pair_of, columns = pair_of[order], products.indices[order]
-    top = top_k(pair_of, SHARED_TERM_LIMIT)
-    pair_of, columns = pair_of[top], columns[top]
-    starts = np.searchsorted(pair_of, np.arange(len(rows) + 1))
-    column_list = columns.tolist()
-    return [tuple(column_list[a:b]) for a, b in zip(starts[:-1].tolist(), starts[1:].tolist())]
+def name_shared_terms(terms: TermMatrix, rows: np.ndarray, cols: np.ndarray) -> list[tuple[str, ...]]:
+    """Per pair, the keys of the terms with the largest product of the two texts' weights, ties to
+    the lower column; PAIRS_AT_ONCE pairs at a time, to bound memory."""
+    keys = np.array(terms.keys, dtype=object)
+    named: list[tuple[str, ...]] = []
+    for start in range(0, len(rows), PAIRS_AT_ONCE):
+        named += name_some(terms.vectors, keys, rows[start : start + PAIRS_AT_ONCE], cols[start : start + PAIRS_AT_ONCE])
+    return named
 
+
+def name_some(vectors: sp.csr_array, keys: np.ndarray, rows: np.ndarray, cols: np.ndarray) -> list[tuple[str, ...]]:
+    products = vectors[rows].multiply(vectors[cols]).tocsr()
+    products.sum_duplicates()   # canonical: each pair's shared terms in column order
+    starts, lengths = products.indptr[:-1], np.diff(products.indptr)
+    pair_of = np.repeat(np.arange(len(rows)), lengths)
+    values, has = products.data.copy(), lengths > 0
+    picked, best = [], np.full(len(rows), -np.inf)
+    # Each pair's largest product, the first (lowest column) of equals, SHARED_TERM_LIMIT times: the
+    # order a sort by (pair, product descending, column) gives, in a few passes over the products.
+    for _ in range(SHARED_TERM_LIMIT):
+        if has.any():
+            best[has] = np.maximum.reduceat(values, starts[has])
+        at = np.flatnonzero((values == best[pair_of]) & (values > -np.inf))
+        first = at[np.diff(pair_of[at], prepend=-1) != 0]
+        picked.append(first)
+        values[first] = -np.inf
+    order = np.concatenate(picked)
+    order = order[np.argsort(pair_of[order], kind="stable")]   # by pair, each pair's picks in turn
+    named = keys[products.indices[order]].tolist()
+    bounds = np.searchsorted(pair_of[order], np.arange(len(rows) + 1)).tolist()
+    return [tuple(named[a:b]) for a, b in zip(bounds[:-1], bounds[1:])]

@@ -30,6 +30,14 @@ WORD_RE = re.compile(r"[^\W\d_]{2,}")
 # unrelated papers look alike (as would math, which is dropped by its spans).
 URL_RE = re.compile(r"(?:https?://|www\.)\S+")
 LATEX_COMMAND_RE = re.compile(r"\\[A-Za-z]+")
+# Lower-case ASCII letters kept, every other byte a space (text_tokens); and the same keeping the
+# bytes of UTF-8's multi-byte characters too.
+ASCII_LETTERS = bytes(byte if 0x61 <= byte <= 0x7A else 0x20 for byte in range(256))
+LETTERS_AND_NON_ASCII = bytes(byte if 0x61 <= byte <= 0x7A or byte >= 0x80 else 0x20 for byte in range(256))
+NON_ASCII_RE = re.compile(rb"[\x80-\xff]+")
+# Fresh texts are tokenised this many at a time: their words as Python strings (~60 bytes each, 16
+# million for 100,000 abstracts) are most of the memory counting takes, so only a chunk's live at once.
+COUNT_CHUNK = 4096
 
 ENGLISH_STOP_WORDS = """
 a about above after again against all almost along already also although always am among
@@ -120,22 +128,29 @@ def weigh_terms(texts: Sequence[str], previous: TermCounts | None = None) -> tup
     vocabulary = sorted(labels)
     column_of = {key: column for column, key in enumerate(vocabulary)}
     column_of_word = np.array([column_of[keys[word]] if keys[word] is not None else -1 for word in distinct] or [-1],
-                              dtype=np.int64)
+                              dtype=np.int32)
 
-    rows = np.repeat(np.arange(n, dtype=np.int64), np.diff(counted.indptr))
     cols = column_of_word[counted.indices]
     kept = cols >= 0
-    # Integer counts summed as floats are exact: the same matrix whichever words a stem merges.
-    counts = sp.csr_array((counted.counts[kept].astype(np.float64), (rows[kept], cols[kept])), shape=(n, len(vocabulary)))
+    kept_before = np.zeros(len(kept) + 1, dtype=np.int32 if len(kept) < 2**31 else np.int64)   # per entry, the kept entries before it
+    np.cumsum(kept, out=kept_before[1:])
+    # Each word's count in its stem's column; sum_duplicates sorts each row and adds up the words a
+    # stem merges (integer counts summed as floats are exact, in any order).
+    counts = sp.csr_array((counted.counts[kept].astype(np.float64), cols[kept], kept_before[counted.indptr]), shape=(n, len(vocabulary)))
+    del cols, kept, kept_before
     counts.sum_duplicates()
-    counts.sort_indices()
 
     document_frequency = np.bincount(counts.indices, minlength=len(vocabulary))
     idf = np.round(np.log((1.0 + n) / (1.0 + document_frequency)) + 1.0, IDF_DECIMALS)
-    counts.data = (1.0 + np.log(counts.data)) * idf[counts.indices]
-    row_of_entry = np.repeat(np.arange(n), np.diff(counts.indptr))
-    row_norms = np.sqrt(np.bincount(row_of_entry, weights=counts.data**2, minlength=n))
-    counts.data /= row_norms[row_of_entry]
+    # In place, in this order (log, + 1, × idf; squares summed row by row in column order, / norm):
+    # the same bits as the formula, without a temporary per entry for each step.
+    data = counts.data
+    np.log(data, out=data)
+    data += 1.0
+    data *= idf[counts.indices]
+    squares = sp.csr_array((data * data, counts.indices, counts.indptr), shape=counts.shape)
+    data /= np.repeat(np.sqrt(squares @ np.ones(len(vocabulary))), np.diff(counts.indptr))
+    del squares
     for array in (counts.data, counts.indices, counts.indptr):
         array.flags.writeable = False   # related papers and the map read the same matrix
     terms = TermMatrix(vectors=counts, labels=tuple(labels[key] for key in vocabulary), keys=tuple(vocabulary),
@@ -147,8 +162,10 @@ def clean_text(text: str) -> str:
     """Normalise Unicode (ligatures, full-width forms) and drop math, URLs and LaTeX macros."""
     text = unicodedata.normalize("NFKC", text).lower()
     text = drop_math(text)
-    text = URL_RE.sub(" ", text)
-    return LATEX_COMMAND_RE.sub(" ", text)
+    # Each pattern only where it can match: scanning every text with it is most of the cleaning.
+    if "://" in text or "www." in text:
+        text = URL_RE.sub(" ", text)
+    return LATEX_COMMAND_RE.sub(" ", text) if "\\" in text else text
 
 
 def drop_math(text: str) -> str:
@@ -241,6 +258,29 @@ def text_words(text: str) -> list[str]:
     return WORD_RE.findall(clean_text(text))
 
 
+def text_tokens(text: str) -> list[str]:
+    """The words of a text, not in order, and its single letters (count_words drops those in
+    NumPy): text_words' words without running WORD_RE's Unicode classes over every character."""
+    text = clean_text(text)
+    if text.isascii():
+        # In ASCII, WORD_RE's letters are a-z: its words are what is left between the rest.
+        return text.encode("ascii").translate(ASCII_LETTERS).decode("ascii").split()
+    # A match never spans an ASCII non-letter: split there, and run WORD_RE on the pieces with
+    # other characters only (blanked out of the rest, which is then ASCII).
+    data = bytearray(text.encode("utf-8", "surrogatepass").translate(LETTERS_AND_NON_ASCII))
+    words: list[str] = []
+    end = -1
+    for match in list(NON_ASCII_RE.finditer(data)):
+        if match.start() < end:
+            continue   # in the piece just taken
+        start = data.rfind(b" ", 0, match.start()) + 1
+        end = data.find(b" ", match.end())
+        end = len(data) if end < 0 else end
+        words += WORD_RE.findall(data[start:end].decode("utf-8", "surrogatepass"))
+        data[start:end] = b" " * (end - start)
+    return data.decode("ascii").split() + words
+
+
 def text_key(text: str) -> bytes:
     return digest(text.encode("utf-8", "surrogatepass"))
 
@@ -251,39 +291,83 @@ def count_words(texts: Sequence[str], previous: WordCounts) -> WordCounts:
     row_of = {d: row for row, d in enumerate(previous.digests)}
     source = np.fromiter((row_of.get(d, -1) for d in digests), dtype=np.int64, count=len(digests))
     kept, fresh = np.flatnonzero(source >= 0), np.flatnonzero(source < 0)
-    # Word by word in numpy, not in Python: a cold build counts every word of every abstract.
-    fresh_words = [text_words(texts[i]) for i in fresh.tolist()]
-    flat = list(itertools.chain.from_iterable(fresh_words))
+    numbered, chunks = number_words(texts, fresh)
 
     # The old columns and the fresh texts' new words, in one sorted vocabulary.
-    added = set(flat).difference(previous.words)
+    added = {word for word in numbered if len(word) > 1}.difference(previous.words)
     words = tuple(sorted(added.union(previous.words))) if added else previous.words
     column_of = {word: column for column, word in enumerate(words)}
-    old_to_new = np.fromiter(map(column_of.__getitem__, previous.words), dtype=np.int64, count=len(previous.words))
-    fresh_rows = np.repeat(fresh, [len(found) for found in fresh_words])
-    pairs, fresh_counts = np.unique(fresh_rows * len(words) + np.fromiter(map(column_of.__getitem__, flat), dtype=np.int64,
-                                                                           count=len(flat)), return_counts=True)
+    old_to_new = np.fromiter(map(column_of.__getitem__, previous.words), dtype=np.int32, count=len(previous.words))
+    column_of_number = np.fromiter((column_of.get(word, -1) for word in numbered), dtype=np.int32, count=len(numbered))
 
     lengths = np.zeros(len(texts), dtype=np.int64)
     lengths[kept] = np.diff(previous.indptr)[source[kept]]
-    lengths[fresh] = np.bincount(pairs // max(1, len(words)), minlength=len(texts))[fresh]
+    for present, many, _, _ in chunks:
+        lengths[present] = many
     indptr = np.zeros(len(texts) + 1, dtype=np.int64)
     np.cumsum(lengths, out=indptr[1:])
-    indices = np.empty(int(indptr[-1]), dtype=np.int64)
-    counts = np.empty(int(indptr[-1]), dtype=np.int32)
-    old_at, new_at = row_entries(previous.indptr[source[kept]], indptr[kept], lengths[kept])
-    indices[new_at] = old_to_new[previous.indices[old_at]]
-    counts[new_at] = previous.counts[old_at]
-    _, new_at = row_entries(np.zeros(len(fresh), dtype=np.int64), indptr[fresh], lengths[fresh])
-    indices[new_at] = pairs % max(1, len(words))
-    counts[new_at] = fresh_counts
+    # Kept between builds (cached): two bytes an entry instead of four where they fit (100,000
+    # abstracts: 11 million entries, ~20,000 words, counts far below 65,536).
+    largest = max([int(previous.counts.max(initial=0))] + [int(chunk[3].max(initial=0)) for chunk in chunks])
+    indices = np.empty(int(indptr[-1]), dtype=np.uint16 if len(words) <= 1 << 16 else np.int32)
+    counts = np.empty(int(indptr[-1]), dtype=np.uint16 if largest < 1 << 16 else np.int32)
+    # Row by row in slices, so that no array of a position per entry is ever made for all of them.
+    for start in range(0, len(kept), COUNT_CHUNK):
+        part = kept[start : start + COUNT_CHUNK]
+        old_at, new_at = row_entries(previous.indptr[source[part]], indptr[part], lengths[part])
+        indices[new_at] = old_to_new[previous.indices[old_at]]
+        counts[new_at] = previous.counts[old_at]
+    while chunks:
+        present, many, numbers, found = chunks.pop(0)
+        columns = column_of_number[numbers]
+        order = np.argsort(np.repeat(present, many) * max(1, len(words)) + columns)
+        _, new_at = row_entries(np.zeros(len(present), dtype=np.int64), indptr[present], many)
+        indices[new_at] = columns[order]
+        counts[new_at] = found[order]
 
     # Words that no text uses any more leave the vocabulary.
     used = np.bincount(indices, minlength=len(words)) > 0
     if not used.all():
         words = tuple(word for word, keep in zip(words, used.tolist()) if keep)
-        indices = (np.cumsum(used) - 1)[indices]
-    return WordCounts(digests, words, indptr, indices.astype(np.int32), counts)
+        indices = (np.cumsum(used, dtype=np.int32) - 1).astype(indices.dtype)[indices]
+    return WordCounts(digests, words, indptr, indices, counts)
+
+
+def narrow(values: np.ndarray, bound: int) -> np.ndarray:
+    """`values` (all below `bound`) as uint16 when they fit, else as they are."""
+    return values.astype(np.uint16) if bound <= 1 << 16 else values
+
+
+class Numbering(dict):
+    """Words numbered as they are first looked up."""
+
+    def __missing__(self, word: str) -> int:
+        self[word] = number = len(self)
+        return number
+
+
+def number_words(texts: Sequence[str], rows: np.ndarray) -> tuple[dict[str, int], list[tuple[np.ndarray, ...]]]:
+    """The words of the texts `rows` (ascending), numbered as they come (a number per distinct word),
+    and per chunk of COUNT_CHUNK texts, its rows with words and the number of distinct words of each,
+    and each of those words' number and count, by row and number."""
+    numbered = Numbering()
+    lengths = np.zeros(0, dtype=np.int64)   # per number, its word's length
+    chunks = []
+    for start in range(0, len(rows), COUNT_CHUNK):
+        some = rows[start : start + COUNT_CHUNK]
+        found = [text_tokens(texts[row]) for row in some.tolist()]
+        token_rows = np.repeat(some, [len(tokens) for tokens in found])
+        numbers = np.fromiter(map(numbered.__getitem__, itertools.chain.from_iterable(found)), dtype=np.int64, count=len(token_rows))
+        del found
+        if len(numbered) > len(lengths):
+            lengths = np.concatenate([lengths, [len(word) for word in itertools.islice(numbered, len(lengths), None)]])
+        words = lengths[numbers] > 1   # single letters are no words
+        numbers, token_rows = numbers[words], token_rows[words]
+        span = max(1, len(numbered))
+        pairs, counts = np.unique(token_rows * span + numbers, return_counts=True)
+        present, many = np.unique(pairs // span, return_counts=True)
+        chunks.append((present, many, (pairs % span).astype(np.int32), narrow(counts, int(counts.max(initial=0)) + 1)))
+    return numbered, chunks
 
 
 def row_entries(old_starts: np.ndarray, new_starts: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -52,6 +52,15 @@ class FileDigests:
         asked again in the same build, the same answer (a build reads each input once)."""
         if data is None and path in self.done:
             return self.done[path]
+        try:
+            return self.read(path, data)
+        except OSError as exc:
+            # Unreadable now (an I/O error, a file gone or swapped meanwhile): a digest that matches
+            # no file, so nothing is reused; the stage that reads it says what is wrong.
+            self.done[path] = digest(f"unreadable: {exc.errno}".encode())
+            return self.done[path]
+
+    def read(self, path: str, data: bytes | None) -> bytes:
         st = os.stat(path)
         stamp = stat_identity(st)
         entry = self.known.get(path)
@@ -77,21 +86,36 @@ def tree_version(*roots: Path, files: FileDigests | None = None) -> bytes:
         if root.is_file():
             h.update(b"file\0" + files.of(str(root)))
             continue
-        for rel in sorted(walk_files(str(root))) if root.is_dir() else []:
+        others: list[str] = []
+        for rel in sorted(walk_files(str(root), others=others)) if root.is_dir() else []:
             h.update(os.fsencode(rel) + b"\0" + files.of(os.path.join(root, rel)))
+        # A FIFO, socket or broken link is never read, but it is there: the stage that would read
+        # it reports it, so the build must not be skipped as unchanged.
+        for rel in sorted(others):
+            h.update(os.fsencode(rel) + b"\0not a file\0")
     return h.digest()
 
 
-def walk_files(root: str, prefix: str = "") -> list[str]:
-    """Relative paths of every file under `root` (os.scandir: several times faster than Path.rglob)."""
+def walk_files(root: str, prefix: str = "", others: list[str] | None = None) -> list[str]:
+    """Relative paths of every regular file under `root` (os.scandir: several times faster than
+    Path.rglob); `others` collects every other entry (a folder, a FIFO, a socket, a broken or looping link)."""
     found = []
     with os.scandir(root) as entries:
         for entry in entries:
             rel = prefix + entry.name
-            if entry.is_dir(follow_symlinks=True):
-                found.extend(walk_files(entry.path, rel + "/"))
-            elif entry.is_file(follow_symlinks=True):
+            try:
+                if entry.is_dir(follow_symlinks=True):
+                    found.extend(walk_files(entry.path, rel + "/", others))
+                    if others is not None:   # a folder named like a page (`x.md/`) is there too
+                        others.append(rel + "/")
+                    continue
+                regular = entry.is_file(follow_symlinks=True)
+            except OSError:   # a link that loops
+                regular = False
+            if regular:
                 found.append(rel)
+            elif others is not None:
+                others.append(rel)
     return found
 
 

@@ -7,19 +7,30 @@ ingest/identity.py), and what to write. A paper already here is skipped; with --
 replaced (keeping its id and slug); with --update its source-owned fields (abstract, authors,
 venue and year, links, and the code links found in the abstract) are refreshed if the page is
 as the import left it (ingest/pagetext.py), and it is kept as it is if someone edited it.
+
+Writing is all or nothing, and one import at a time: planning and writing hold a lock on the
+content folder's papers/ (a second import waits), every page is written to a temporary file
+first, and only once all of them are on disk are they moved into place, a new page by an
+exclusive link that never replaces a page (written by hand meanwhile, say). A write that fails
+(a full disk, a read-only folder) removes the temporary files and imports nothing.
 """
 
 from __future__ import annotations
 
+import errno
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..digests import digest
-from ..errors import Problem, Report
+from ..errors import Problem, Report, SiteError
 from ..inputs.taxonomy import load_taxonomy
+from ..inputs.values import showable, year_problem
+from ..locks import exclusive
 from ..model import Taxonomy
+from ..text.bounds import bounds_problem
 from ..text.markdown import trim_url
 from .identity import describe, identities, title_key
 from .latex import latex_to_markdown
@@ -65,6 +76,16 @@ class ImportSummary:
 
 
 @dataclass(frozen=True)
+class PageWrite:
+    """A page to write: a new one (never over an existing file) or a replacement of `path`."""
+
+    path: Path
+    text: str
+    new: bool
+    page_id: str
+
+
+@dataclass(frozen=True)
 class Converted:
     """A record's text in Markdown, with the title it will carry."""
 
@@ -75,15 +96,27 @@ class Converted:
 
 
 def import_source(source: Path, content_dir: Path, report: Report, mode: str = "new",
-                  defaults: Defaults = Defaults(), forced_format: str | None = None) -> ImportSummary:
+                  defaults: Defaults = Defaults(), forced_format: str | None = None,
+                  on_wait: Callable[[], None] | None = None) -> ImportSummary:
     """Read, plan, write. A source that cannot be read at all, or has not one good record, writes nothing
-    and raises; otherwise the good records are written and the bad ones stay in `report`."""
+    and raises; otherwise the good records are written and the bad ones stay in `report`. Planning
+    and writing wait for any other import into the same folder (`on_wait()` hears of it)."""
     taxonomy = load_taxonomy(content_dir / "tags.yml")
     source_format, records = read_source(source, report, defaults, forced_format)
     if not records:
         report.raise_errors()
-    writes, summary = plan_import(records, content_dir / "papers", taxonomy, mode, report, str(source))
-    write_pages(writes)
+    papers_dir = content_dir / "papers"
+    try:
+        papers_dir.mkdir(parents=True, exist_ok=True)
+        lock = exclusive(papers_dir, on_wait, directory=True)
+    except OSError as exc:
+        raise SiteError.at(str(papers_dir), None, f"cannot write pages here: {exc.strerror or exc}; nothing was imported") from None
+    with lock:
+        # Whoever wrote these is gone (the lock is ours): an import killed before it moved them into place.
+        for leftover in papers_dir.glob(".*.md.tmp-*"):
+            leftover.unlink(missing_ok=True)
+        writes, summary = plan_import(records, papers_dir, taxonomy, mode, report, str(source))
+        write_pages(writes, papers_dir, summary, report)
     summary.source_label = source_format.label
     # A record's problems share its line: each line with an error is one record not imported.
     summary.failed = len({(problem.path, problem.line) for problem in report.errors})
@@ -91,7 +124,7 @@ def import_source(source: Path, content_dir: Path, report: Report, mode: str = "
 
 
 def plan_import(records: list[RawRecord], papers_dir: Path, taxonomy: Taxonomy, mode: str,
-                report: Report, shown: str) -> tuple[list[tuple[Path, str]], ImportSummary]:
+                report: Report, shown: str) -> tuple[list[PageWrite], ImportSummary]:
     """Decide every page before writing any: new pages get fresh unique slugs, existing ones keep theirs."""
     pages = scan_pages(papers_dir)
     by_id = {page.id: page for page in pages}
@@ -101,11 +134,15 @@ def plan_import(records: list[RawRecord], papers_dir: Path, taxonomy: Taxonomy, 
             by_identity.setdefault(identity, page)
     taken = {name for page in pages for name in page.names}
     summary = ImportSummary()
-    writes: list[tuple[Path, str]] = []
+    writes: list[PageWrite] = []
     seen_ids: dict[str, int] = {}
     seen: dict[str, int] = {}           # identity -> line of the record that had it first
     claimed: dict[Path, int] = {}       # existing page -> line of the record it was matched to
     for ordinal, record in enumerate(records, start=1):
+        if (problem := year_problem(record.year)) is not None:
+            # The build would refuse the page: it is not written.
+            report.error(shown, record.line, f"the year must be {problem}")
+            continue
         title, title_warnings = latex_to_markdown(record.title) if record.title else (None, [])
         page_id = make_id(record, ordinal, title)
         if page_id in seen_ids:
@@ -140,22 +177,37 @@ def plan_import(records: list[RawRecord], papers_dir: Path, taxonomy: Taxonomy, 
             summary.notes.append(Problem(str(match.path), None, f"kept as it is: {why}"))
             continue
         text = convert_record(record, title, title_warnings, report, shown)
+        if (problem := unbuildable(text)) is not None:
+            report.error(shown, record.line, problem)
+            continue
         if match is not None and mode == "update":
             page = refreshed_page(match.front, record, text)
             if page == match.text:
                 summary.unchanged.append(match.id)
             else:
                 summary.updated.append(match.id)
-                writes.append((match.path, page))
+                writes.append(PageWrite(match.path, page, False, match.id))
         elif match is not None:
             summary.replaced.append(match.id)
-            writes.append((match.path, make_page(record, text, match.id, match.slug, taxonomy)))
+            writes.append(PageWrite(match.path, make_page(record, text, match.id, match.slug, taxonomy), False, match.id))
         else:
             slug = unique_slug(derive_slug(text.title, text.method), taken)
             taken.add(slug)
             summary.added.append(page_id)
-            writes.append((papers_dir / f"{slug}.md", make_page(record, text, page_id, slug, taxonomy)))
+            writes.append(PageWrite(papers_dir / f"{slug}.md", make_page(record, text, page_id, slug, taxonomy), True, page_id))
     return writes, summary
+
+
+def unbuildable(text: Converted) -> str | None:
+    """Why the build would refuse the page this text makes (inputs/papers.py), or None."""
+    if not showable(text.body).strip():
+        return "the abstract holds only control or invisible characters"
+    if not showable(text.title).strip():
+        return "the title holds only control or invisible characters"
+    for what, value in (("title", text.title), ("abstract", text.body)):
+        if (beyond := bounds_problem(value)) is not None:
+            return f"the {what} {beyond[1]}"
+    return None
 
 
 def make_id(record: RawRecord, ordinal: int, title: str | None) -> str:
@@ -214,9 +266,58 @@ def find_code_links(markdown: str) -> tuple[str, ...]:
     return tuple(links)
 
 
-def write_pages(writes: list[tuple[Path, str]]) -> None:
-    for target, text in writes:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        tmp = target.with_name(f".{target.name}.tmp-{os.getpid()}")
-        tmp.write_text(text, encoding="utf-8")
-        tmp.replace(target)
+def write_file(path: Path, data: bytes) -> None:
+    """Every page an import writes goes through here (tests inject a full disk into it)."""
+    with open(path, "wb") as f:
+        f.write(data)
+
+
+def write_pages(writes: list[PageWrite], papers_dir: Path, summary: ImportSummary, report: Report) -> None:
+    """Every page to a temporary file, then each into place. A write that fails imports nothing; a
+    new page whose file appeared meanwhile is left alone and reported, not counted as added."""
+    temps: list[Path] = []
+    try:
+        for page in writes:
+            temps.append(page.path.with_name(f".{page.path.name}.tmp-{os.getpid()}"))
+            write_file(temps[-1], page.text.encode("utf-8"))
+    except OSError as exc:
+        for tmp in temps:
+            tmp.unlink(missing_ok=True)
+        raise SiteError.at(str(papers_dir), None,
+                           f"cannot write the pages: {exc.strerror or exc}; nothing was imported, no page was changed") from None
+    placed = 0
+    try:
+        for page, tmp in zip(writes, temps):
+            if not page.new:
+                os.replace(tmp, page.path)
+            elif not place_new(tmp, page.path):
+                summary.added.remove(page.page_id)
+                report.error(str(page.path), None, "this file appeared while importing: left as it is, the record not imported")
+            placed += 1
+    except OSError as exc:
+        for tmp in temps[placed:]:
+            tmp.unlink(missing_ok=True)
+        raise SiteError.at(str(papers_dir), None, f"cannot move the pages into place: {exc.strerror or exc}; "
+                                                  f"{placed} of {len(writes)} were written, in the order of the source") from None
+
+
+def place_new(tmp: Path, target: Path) -> bool:
+    """Move `tmp` to `target` unless a file is there; False (and `tmp` removed) if one is."""
+    try:
+        os.link(tmp, target)   # fails if `target` exists: never over a page
+    except FileExistsError:
+        tmp.unlink()
+        return False
+    except OSError as exc:
+        if exc.errno not in (errno.EPERM, errno.ENOTSUP, errno.EXDEV, errno.EMLINK):
+            raise
+        # No hard links on this file system: claim the name with an exclusive create, then fill it at once.
+        try:
+            os.close(os.open(target, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644))
+        except FileExistsError:
+            tmp.unlink()
+            return False
+        os.replace(tmp, target)
+        return True
+    tmp.unlink()
+    return True

@@ -60,9 +60,10 @@ SNAPSHOT_KEYS = ("authors_parsed", "versions", "update_date")
 
 def read_source(path: Path, report: Report, defaults: Defaults, forced: str | None = None) -> tuple[Format, list[RawRecord]]:
     """The source's records, and the format they were read as. A source that cannot be read at all raises."""
-    if not path.is_file():
+    if not path.exists() and not path.is_symlink():
         raise SiteError.at(str(path), None, "source file not found")
-    text = read_text(path, guess_encoding)
+    # A regular file of any size: arXiv's snapshot is gigabytes.
+    text = read_text(path, guess_encoding, limit=None)
     source_format = FORMATS[forced] if forced else detect_format(path, text)
     return source_format, source_format.read(text, str(path), report, defaults)
 

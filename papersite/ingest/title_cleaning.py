@@ -17,7 +17,9 @@ LATEX_QUOTES_RE = re.compile(r"``(.{0,300}?)(?:''|\")")
 LATEX_COMMAND_RE = re.compile(r"\\[A-Za-z]+\*?")
 # Markdown as the importer writes it. Every span is bounded so that unclosed markers
 # cannot make matching quadratic.
-MD_CITE_RE = re.compile(r"\s*\[@[^\]\[]{0,300}\]")
+# A match starts where a run of white space does ((?<!\s)): tried inside the run, \s* would read
+# the rest of it again at every position (quadratic on a page of tabs).
+MD_CITE_RE = re.compile(r"(?<!\s)\s*\[@[^\]\[]{0,300}\]")
 MD_LINK_RE = re.compile(r"\[([^\]\[]{0,300})\]\([^()]{0,500}\)")
 MD_AUTOLINK_RE = re.compile(r"<https?://[^<>\s]{0,500}>")
 MD_EMPHASIS_RE = re.compile(r"(\*{1,3}|(?<![\w\\])_{1,3})(?=\S)(.{1,300}?)(?<=\S)\1(?!\w)")

@@ -78,7 +78,7 @@ UNCHANGED_BASE = frozenset({"is", "has", "was", "does", "focus", "process", "add
 # A spaced parenthetical ("(MARL)", "(i)"); "E(3)-invariant" keeps its parentheses.
 PARENTHETICAL_RE = re.compile(r"\s+[(\[][^()\[\]]*[)\]]")
 # "---", an em dash or a spaced dash start an aside; hyphens and en dashes in names do not.
-ASIDE_DASH_RE = re.compile(r"\s*(?:---|—|\s--\s|\s–\s).*$", re.S)
+ASIDE_DASH_RE = re.compile(r"(?<!\s)\s*(?:---|—|\s--\s|\s–\s).*$", re.S)   # (?<!\s): see MD_CITE_RE
 
 OPENING_FILLER_RE = re.compile(
     r"^(?i:it\s+is\s+(?:well[- ]known|widely\s+(?:known|believed|accepted))\s+that|recently|"

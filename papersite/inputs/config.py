@@ -7,17 +7,22 @@ from pathlib import Path
 
 from ..errors import Report, SiteError
 from ..model import SiteConfig
+from ..text.markdown import is_safe_url
 from .files import read_text
+from .values import showable
 from .yamlsrc import parse_yaml, unknown_key_message
 
 ALLOWED_KEYS = ("title", "description", "base_url", "repo_url", "language", "per_page")
 URL_RE = re.compile(r"^https?://[^\s/$.?#][^\s]*$", re.IGNORECASE)
+# The base URL goes into the 404 page's Content-Security-Policy (base-uri), where `;` starts a new
+# directive and `,` a new policy, and into attributes and feeds: neither, nor quotes, may be in it.
+URL_FORBIDDEN = set(";,'\"")
 
 
 def load_config(path: Path, base_url_override: str | None = None) -> SiteConfig:
     """Read site.yml; `--base-url` on the command line wins over the file."""
     shown = str(path)
-    if not path.is_file():
+    if not path.exists() and not path.is_symlink():
         raise SiteError.at(shown, None, "site config not found (create it, or pass --config FILE)")
     doc = parse_yaml(read_text(path), shown)
     if not isinstance(doc.value, dict):
@@ -28,14 +33,15 @@ def load_config(path: Path, base_url_override: str | None = None) -> SiteConfig:
         if key not in ALLOWED_KEYS:
             report.error(shown, doc.key_line(str(key)), unknown_key_message(key, ALLOWED_KEYS, "config"))
     for key in ("title", "description"):
-        if not isinstance(data.get(key), str) or not data[key].strip():
+        if not isinstance(data.get(key), str) or not showable(data[key]).strip():
             report.error(shown, doc.key_line(key), f"'{key}' is required and must be non-empty text")
     base_url = base_url_override if base_url_override is not None else data.get("base_url")
     for key, value in (("base_url", base_url), ("repo_url", data.get("repo_url"))):
-        if value is not None and not (isinstance(value, str) and URL_RE.match(value)):
+        if value is not None and not (isinstance(value, str) and URL_RE.match(value) and is_safe_url(value)
+                                      and not URL_FORBIDDEN & set(value)):
             where = "--base-url" if key == "base_url" and base_url_override is not None else shown
             report.error(where, None if where != shown else doc.key_line(key),
-                         f"'{key}' must be an absolute http(s) URL, got {value!r}")
+                         f"'{key}' must be an absolute http(s) URL (no spaces, quotes, ';' or ','), got {value!r}")
     per_page = data.get("per_page", 50)
     if not isinstance(per_page, int) or isinstance(per_page, bool) or not 5 <= per_page <= 1000:
         report.error(shown, doc.key_line("per_page"), "'per_page' must be a whole number from 5 to 1000")
@@ -44,8 +50,8 @@ def load_config(path: Path, base_url_override: str | None = None) -> SiteConfig:
         report.error(shown, doc.key_line("language"), "'language' must be a language tag such as 'en'")
     report.raise_errors()
     return SiteConfig(
-        title=data["title"].strip(),
-        description=data["description"].strip(),
+        title=showable(data["title"]).strip(),
+        description=showable(data["description"]).strip(),
         base_url=normalise_base_url(base_url),
         repo_url=data.get("repo_url"),
         language=language,

@@ -6,6 +6,7 @@ Every problem in every file goes into the caller's Report; the caller aborts onc
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Mapping
 from functools import partial
 from pathlib import Path
@@ -14,11 +15,12 @@ from .. import workers
 from ..digests import digest, fingerprint
 from ..errors import Report, SiteError
 from ..model import Paper, Taxonomy
+from ..text.bounds import bounds_problem
 from ..text.markdown import is_safe_url
-from .files import decode_text, read_text
+from .files import decode_text, read_regular
 from .links import LINK_KINDS, Links, link_problem
 from .taxonomy import load_taxonomy
-from .values import SLUG_RE, describe, invisible_note, showable
+from .values import describe, showable, slug_problem, year_problem
 from .yamlsrc import Located, parse_yaml, unknown_key_message
 
 TITLE_SOURCES = ("derived", "given", "edited")
@@ -78,8 +80,9 @@ def parse_page_file(taxonomy: Taxonomy, path: Path) -> tuple[Paper | None, Repor
     """One page file, read now: its Paper (None when it has errors), its problems, and the digest
     of the bytes read (the file may have changed since it was digested)."""
     problems = Report()
-    data = path.read_bytes()
+    data = b""
     try:
+        data = read_regular(path)
         paper = load_paper(path, taxonomy, problems, data)
     except SiteError as err:
         problems.absorb(err)
@@ -95,7 +98,10 @@ def find_paper_files(content_dir: Path) -> list[Path]:
     papers_dir = content_dir / "papers"
     if not papers_dir.is_dir():
         raise SiteError.at(str(papers_dir), None, "no papers directory (import a corpus first: python build.py import SOURCE)")
-    return sorted(p for p in papers_dir.glob("*.md") if not p.name.startswith("."))
+    found = sorted(p for p in papers_dir.glob("*.md") if not p.name.startswith("."))
+    if not found:
+        raise SiteError.at(str(papers_dir), None, "no pages (*.md) to build a site from (import a corpus first: python build.py import SOURCE)")
+    return found
 
 
 def sort_papers(papers: list[Paper]) -> list[Paper]:
@@ -117,17 +123,22 @@ def split_front_matter(text: str, shown: str) -> tuple[str, str, int]:
 def load_paper(path: Path, taxonomy: Taxonomy, report: Report, data: bytes | None = None) -> Paper | None:
     """One page (from `data`, its bytes, when the caller has read them); None when its problems were added to `report`."""
     shown = str(path)
-    front, body, body_line = split_front_matter(read_text(path) if data is None else decode_text(data, shown), shown)
+    front, body, body_line = split_front_matter(decode_text(read_regular(path) if data is None else data, shown), shown)
     doc = parse_yaml(front, shown, first_line=2)
     if not isinstance(doc.value, dict):
         raise SiteError.at(shown, 2, "front matter must be a mapping of keys to values")
     errors_before = len(report.errors)
     fields = validate_front_matter(doc, taxonomy, report)
+    # Emptiness is judged on what the page would show: an abstract of zero-width characters is empty.
+    body = showable(body)
     if not body.strip():
-        report.error(shown, body_line, "empty abstract: write the abstract below the front matter")
+        report.error(shown, body_line, "empty abstract: write the abstract below the front matter "
+                                       "(control and invisible characters do not count)")
+    elif (beyond := bounds_problem(body)) is not None:
+        report.error(shown, body_line + beyond[0], f"the abstract {beyond[1]}")
     if len(report.errors) > errors_before:
         return None
-    return Paper(**fields, body=showable(body).strip("\n"), path=shown, body_line=body_line)
+    return Paper(**fields, body=body.strip("\n"), path=shown, body_line=body_line)
 
 
 def validate_front_matter(doc: Located, taxonomy: Taxonomy, report: Report) -> dict:
@@ -146,12 +157,16 @@ def validate_front_matter(doc: Located, taxonomy: Taxonomy, report: Report) -> d
     for key in ("id", "slug", "title", "venue"):
         if key in data and (not isinstance(data[key], str) or not data[key].strip()):
             fail(key, f"must be non-empty text, got {describe(data[key])}")
-    if isinstance(data.get("slug"), str) and not SLUG_RE.match(data["slug"]):
-        fail("slug", f"must be lower-case letters, digits and single hyphens (no '/', '..' or spaces), got {data['slug']!r}"
-                     + invisible_note(data["slug"]))
+        elif key in ("title", "venue") and key in data and not showable(data[key]).strip():
+            # What pages show is judged, after YAML's escapes: "\u200b" is as empty as "".
+            fail(key, "must be text a reader can see: it holds only control or invisible characters")
+        elif key == "title" and key in data and (beyond := bounds_problem(data[key])) is not None:
+            fail(key, beyond[1])
+    if isinstance(data.get("slug"), str) and data["slug"].strip() and (problem := slug_problem(data["slug"])) is not None:
+        fail("slug", f"must be {problem}")
     year = data.get("year")
-    if "year" in data and (not isinstance(year, int) or isinstance(year, bool) or not 1900 <= year <= 2100):
-        fail("year", f"must be a four-digit year, got {describe(year)}")
+    if "year" in data and (problem := year_problem(year)) is not None:
+        fail("year", f"must be {problem}")
     title_source = data.get("title_source", "edited")
     if title_source not in TITLE_SOURCES:
         fail("title_source", f"must be one of {', '.join(TITLE_SOURCES)}, got {describe(title_source)}")
@@ -160,9 +175,18 @@ def validate_front_matter(doc: Located, taxonomy: Taxonomy, report: Report) -> d
     for tag in lists["tags"]:
         if tag not in known_tags:
             fail("tags", f"names unknown tag '{tag}' (add it to tags.yml or fix the spelling)")
+    for key in ("tags", "aliases"):
+        # A tag listed twice would count the paper twice; an alias twice, write its redirect twice.
+        for name in sorted(name for name, count in Counter(lists[key]).items() if count > 1):
+            fail(key, f"lists {name!r} more than once")
     for alias in lists["aliases"]:
-        if not SLUG_RE.match(alias):
-            fail("aliases", f"entry {alias!r} is not a valid slug{invisible_note(alias)}")
+        if (problem := slug_problem(alias)) is not None:
+            fail("aliases", f"entry {alias!r} is not a valid slug: it must be {problem}")
+        elif alias == data.get("slug"):
+            # Its redirect would replace the paper's own page.
+            fail("aliases", f"entry {alias!r} is the paper's own slug (an alias is an old slug that now redirects here)")
+    # A code URL is shown as the page shows any text: what pages never show is dropped first.
+    lists["code"] = [link for link in (showable(link).strip() for link in lists["code"]) if link]
     for link in lists["code"]:
         if not is_safe_url(link):
             report.warn(shown, doc.key_line("code"), f"'code' entry {link!r} is not a plain http(s) URL; shown as text, not linked")

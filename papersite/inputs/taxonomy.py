@@ -2,20 +2,23 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 
 from ..errors import Report, SiteError
 from ..model import Tag, Taxonomy
 from .files import read_text
-from .values import SLUG_RE, invisible_note, showable
+from .values import showable, slug_problem
 from .yamlsrc import Located, parse_yaml, unknown_key_message
 
 TAG_KEYS = ("slug", "name", "description", "phrases")
+# tags/index.html lists the topics: a tag of that slug would lose its page to the list.
+RESERVED_SLUGS = ("index",)
 
 
 def load_taxonomy(path: Path) -> Taxonomy:
     shown = str(path)
-    if not path.is_file():
+    if not path.exists() and not path.is_symlink():
         raise SiteError.at(shown, None, "tag taxonomy not found (content/tags.yml lists the tags)")
     doc = parse_yaml(read_text(path), shown)
     data = doc.value
@@ -32,7 +35,7 @@ def load_taxonomy(path: Path) -> Taxonomy:
         if tag is not None:
             tags.append(tag)
     slugs = [t.slug for t in tags]
-    for slug in sorted({s for s in slugs if slugs.count(s) > 1}):
+    for slug in sorted(slug for slug, count in Counter(slugs).items() if count > 1):
         report.error(shown, 1, f"tag '{slug}' is defined more than once")
     fallback = data.get("fallback")
     # Against every slug written, valid tag or not: a tag with another mistake is reported once, for that.
@@ -57,9 +60,12 @@ def validate_tag(doc: Located, item: object, node, report: Report) -> Tag | None
         if not isinstance(item.get(key), str) or not item[key].strip():
             report.error(doc.path, doc.key_line(key, node) if key in item else line, f"tag '{key}' is required text")
             ok = False
-    if ok and not SLUG_RE.match(item["slug"]):
+    if ok and (problem := slug_problem(item["slug"])) is not None:
+        report.error(doc.path, doc.key_line("slug", node), f"tag slug {item['slug']!r} must be {problem}")
+        ok = False
+    elif ok and item["slug"] in RESERVED_SLUGS:
         report.error(doc.path, doc.key_line("slug", node),
-                     f"tag slug {item['slug']!r} must be lower-case letters, digits and hyphens{invisible_note(item['slug'])}")
+                     f"tag slug {item['slug']!r} is taken by the list of topics (tags/{item['slug']}.html); choose another")
         ok = False
     phrases = item.get("phrases") or []
     if not isinstance(phrases, list) or not all(isinstance(p, str) for p in phrases):

@@ -8,10 +8,30 @@ from ..text.chars import INVISIBLE_RE, UNSHOWABLE_RE
 
 # \Z, not $: "$" also matches before a final newline, and `slug: "x\n"` must not pass.
 SLUG_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*\Z")
+# A slug is a file name (`papers/<slug>.html`, and `.<slug>.md.tmp-<pid>` while import writes it):
+# file systems take 255 bytes, so a longer slug is an error at its line, not a failed write.
+MAX_SLUG_LENGTH = 200
+# The years a paper may carry: what `build` accepts, and so what `import` writes.
+FIRST_YEAR, LAST_YEAR = 1900, 2100
+
+
+def slug_problem(slug: str) -> str | None:
+    """What is wrong with a slug (for "must be ..." messages), or None."""
+    if not SLUG_RE.match(slug):
+        return f"lower-case letters, digits and single hyphens (no '/', '..' or spaces), got {slug!r}{invisible_note(slug)}"
+    if len(slug) > MAX_SLUG_LENGTH:
+        return f"at most {MAX_SLUG_LENGTH} characters (it names a file), got {len(slug)}"
+    return None
+
+
+def year_problem(year: object) -> str | None:
+    if isinstance(year, int) and not isinstance(year, bool) and FIRST_YEAR <= year <= LAST_YEAR:
+        return None
+    return f"a four-digit year from {FIRST_YEAR} to {LAST_YEAR}, got {describe(year)}"
 
 
 def showable(text: str) -> str:
-    """Text as pages show it: no control characters, no bidi overrides, no zero-width characters."""
+    """Text as pages show it: without the characters pages never show (text/chars.py, UNSHOWABLE_RE)."""
     return UNSHOWABLE_RE.sub("", text)
 
 

@@ -47,38 +47,61 @@ def parse_yaml(text: str, path: str, first_line: int = 1) -> Located:
     rejects is read again by the pure-Python loader, whose messages and lines are the ones
     reported (tests/test_scale.py checks that both agree on every shipped and fixture file).
     """
-    node, value = None, None
+    node, value, duplicates = None, None, []
     if FastLoader is not None:
         try:
-            node, value = load_document(FastLoader, text)
+            node, value, duplicates = load_document(FastLoader, text)
         except (yaml.YAMLError, RecursionError):
             node = None
     if node is None:
         try:
-            node, value = load_document(yaml.SafeLoader, text)
+            node, value, duplicates = load_document(SlowLoader, text)
         except yaml.YAMLError as exc:
             raise SiteError.at(path, first_line + error_line(exc, text), f"YAML syntax error: {describe_error(exc)}") from None
         except RecursionError:
             raise SiteError.at(path, first_line, TOO_DEEP) from None
     located = Located(value, node, path, first_line)
-    try:
-        duplicates = list(find_duplicate_keys(located, node))
-    except RecursionError:
-        raise SiteError.at(path, first_line, TOO_DEEP) from None
     if duplicates:
-        raise SiteError(duplicates)
+        raise SiteError([Problem(path, located.line_of(key), f"duplicate key '{key.value}'") for key in duplicates])
     return located
 
 
-FastLoader = getattr(yaml, "CSafeLoader", None)
 TOO_DEEP = "YAML nested too deeply (lists or mappings inside each other hundreds of levels down)"
+# Python refuses to turn more than 4,300 digits into an int (a quadratic conversion); no value in
+# a page or config needs a tenth of this many.
+MAX_INT_DIGITS = 30
 
 
-def load_document(loader_class, text: str) -> tuple[yaml.Node | None, object]:
+def bounded_int(loader, node: yaml.ScalarNode) -> int:
+    digits = len(node.value.lstrip("+-").replace("_", ""))   # hexadecimal and binary ones too
+    if digits > MAX_INT_DIGITS:
+        raise yaml.constructor.ConstructorError(
+            None, None, f"a number of {digits} digits (a value here has at most {MAX_INT_DIGITS})", node.start_mark)
+    return yaml.constructor.SafeConstructor.construct_yaml_int(loader, node)
+
+
+def bounded(loader_class):
+    """`loader_class` with ints of a bounded length."""
+    if loader_class is None:
+        return None
+    loader = type(f"Bounded{loader_class.__name__}", (loader_class,), {})
+    loader.add_constructor("tag:yaml.org,2002:int", bounded_int)
+    return loader
+
+
+FastLoader = bounded(getattr(yaml, "CSafeLoader", None))
+SlowLoader = bounded(yaml.SafeLoader)
+
+
+def load_document(loader_class, text: str) -> tuple[yaml.Node | None, object, list[yaml.Node]]:
+    """The node tree, the value, and the keys that repeat a key of their mapping. The keys are
+    checked before the value is made: making it writes a merge's (`<<: *base`) keys into the
+    mapping, and a key given after a merge overrides it, as YAML says, rather than repeating it."""
     loader = loader_class(text)
     try:
         node = loader.get_single_node()
-        return node, (loader.construct_document(node) if node is not None else None)
+        duplicates = list(find_duplicate_keys(node))
+        return node, (loader.construct_document(node) if node is not None else None), duplicates
     finally:
         loader.dispose()
 
@@ -99,8 +122,9 @@ def describe_error(exc: yaml.YAMLError) -> str:
     return f"{problem} ({context})" if context else problem
 
 
-def find_duplicate_keys(located: Located, node: yaml.Node | None, visited: set[int] | None = None):
-    """PyYAML silently keeps the last of two equal keys; a typo-ed copy would vanish unnoticed.
+def find_duplicate_keys(node: yaml.Node | None, visited: set[int] | None = None):
+    """The key nodes that repeat a key of their mapping. PyYAML silently keeps the last of two
+    equal keys; a typo-ed copy would vanish unnoticed.
 
     Each node is visited once: aliases share nodes, so a walk of every path would take
     exponential time on an alias bomb (`b: [*a, *a, ...]`) and never end on `&a [*a]`.
@@ -112,13 +136,15 @@ def find_duplicate_keys(located: Located, node: yaml.Node | None, visited: set[i
     if isinstance(node, yaml.MappingNode):
         seen: set[str] = set()
         for k, v in node.value:
-            if k.value in seen:
-                yield Problem(located.path, located.line_of(k), f"duplicate key '{k.value}'")
-            seen.add(k.value)
-            yield from find_duplicate_keys(located, v, visited)
+            # A list or mapping as a key is refused when the value is made, at its line.
+            if isinstance(k, yaml.ScalarNode):
+                if k.value in seen:
+                    yield k
+                seen.add(k.value)
+            yield from find_duplicate_keys(v, visited)
     elif isinstance(node, yaml.SequenceNode):
         for item in node.value:
-            yield from find_duplicate_keys(located, item, visited)
+            yield from find_duplicate_keys(item, visited)
 
 
 def unknown_key_message(key: object, allowed: tuple[str, ...], what: str) -> str:

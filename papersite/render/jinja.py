@@ -40,6 +40,17 @@ class Renderer:
                                f"template error while rendering {spec.path}: {exc}") from None
 
 
+class QuietBytecodeCache(jinja2.FileSystemBytecodeCache):
+    """Compiled templates kept between builds; one that cannot be written (a full disk) costs the
+    next build a compile, never this build."""
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        try:
+            super().dump_bytecode(bucket)
+        except OSError:
+            pass
+
+
 def make_environment(templates_dir: Path, bytecode_dir: Path | None = None) -> jinja2.Environment:
     """A Jinja environment with every template compiled, so syntax errors surface before any output.
 
@@ -48,10 +59,13 @@ def make_environment(templates_dir: Path, bytecode_dir: Path | None = None) -> j
     if not templates_dir.is_dir():
         raise SiteError.at(str(templates_dir), None, "templates directory not found")
     if bytecode_dir is not None:
-        bytecode_dir.mkdir(parents=True, exist_ok=True)
+        try:
+            bytecode_dir.mkdir(parents=True, exist_ok=True)
+        except OSError:   # as for a full disk: this build compiles its templates
+            bytecode_dir = None
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(templates_dir)),
-        bytecode_cache=jinja2.FileSystemBytecodeCache(str(bytecode_dir)) if bytecode_dir is not None else None,
+        bytecode_cache=QuietBytecodeCache(str(bytecode_dir)) if bytecode_dir is not None else None,
         autoescape=True,
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,

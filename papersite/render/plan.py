@@ -18,6 +18,7 @@ from ..enrich.authors import IndexEntry
 from ..enrich.listings import Site, tag_bars
 from ..enrich.related import RelatedList
 from ..enrich.topicmap import TopicMap, topic_parts
+from ..errors import Problem, SiteError
 from ..model import SiteConfig, Tag
 from . import notfound
 
@@ -107,8 +108,8 @@ def site_chrome(site: Site) -> Chrome:
 
 def plan_pages(site: Site, bibtex_keys: Mapping[str, str], related: Sequence[RelatedList],
                topic_map: TopicMap | None) -> tuple[PageSpec, ...]:
-    """Every page of the site, in a fixed order."""
-    return (
+    """Every page of the site, in a fixed order; no two at one path."""
+    plan = (
         *plan_home(site, topic_map),
         *plan_papers(site, bibtex_keys, related),
         *plan_tags(site),
@@ -123,6 +124,18 @@ def plan_pages(site: Site, bibtex_keys: Mapping[str, str], related: Sequence[Rel
         *plan_redirects(site),
         *plan_author_redirects(site),
     )
+    check_one_page_a_path(plan)
+    return plan
+
+
+def check_one_page_a_path(plan: Sequence[PageSpec]) -> None:
+    """The inputs' checks keep every name apart (slugs from aliases, tags from `index`); should one
+    ever be missed, the build stops here rather than let a page silently replace another."""
+    seen: set[str] = set()
+    clashes = sorted({spec.path for spec in plan if spec.path in seen or seen.add(spec.path)})
+    if clashes:
+        raise SiteError([Problem(path, None, "two pages of the site would be written here; rename one of them")
+                         for path in clashes])
 
 
 def paginate(items: tuple, per_page: int, path_of: Callable[[int], str]) -> list[tuple[Pagination, tuple]]:

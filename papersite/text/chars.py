@@ -17,7 +17,7 @@ NEL = "\x85"                               # C1's next-line, which YAML reads as
 BIDI = "\u202a-\u202e\u2066-\u2069"        # embeddings, overrides and isolates: they reorder text
 ZERO_WIDTH = "\u200b\u2060\ufeff"          # zero-width space, word joiner, BOM
 JOINERS = "\u200c\u200d"                   # zero-width non-joiner and joiner
-MARKS = "\u200e\u200f"                     # left-to-right and right-to-left marks
+MARKS = "\u200e\u200f\u061c"               # left-to-right, right-to-left and Arabic letter marks
 SOFT_HYPHEN = "\u00ad"
 LINE_SEPARATORS = "\u2028\u2029"
 NONCHARACTERS = "\ufffe\uffff"
@@ -25,11 +25,14 @@ SURROGATES = "\ud800-\udfff"
 
 # Controls a rendered text drops (Markdown input, BibTeX fields, derived titles).
 CONTROLS_RE = re.compile(f"[{C0}{DEL}]")
-# What pages never show (front matter and abstracts): controls, bidi overrides and zero-width
-# characters, which make equal-looking strings differ.
-UNSHOWABLE_RE = re.compile(f"[{C0}{DEL}{C1}{ZERO_WIDTH}{BIDI}]")
+# What pages never show (front matter and abstracts, once YAML has read its escapes): controls,
+# bidi overrides and marks, zero-width characters and joiners, line and paragraph separators
+# (which end a line in JavaScript and in some viewers, not in HTML) and non-characters. They make
+# equal-looking strings differ, reorder what follows them, or show as nothing at all; a title made
+# only of them is empty (inputs/papers.py).
+UNSHOWABLE_RE = re.compile(f"[{C0}{DEL}{C1}{ZERO_WIDTH}{JOINERS}{MARKS}{BIDI}{LINE_SEPARATORS}{NONCHARACTERS}]")
 # What a slug or alias error names, when one holds it.
-INVISIBLE_RE = re.compile(f"[{ZERO_WIDTH}{BIDI}]")
+INVISIBLE_RE = re.compile(f"[{ZERO_WIDTH}{JOINERS}{MARKS}{BIDI}]")
 # What a derived title drops besides controls.
 TITLE_INVISIBLE_RE = re.compile(f"[{BIDI}\u200b{JOINERS}\ufeff{SOFT_HYPHEN}]")
 # What YAML cannot hold (and no reader wants): controls but tab and newline, DEL, C1 but NEL,

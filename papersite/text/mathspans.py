@@ -13,6 +13,7 @@ _INLINE_CLOSER = re.compile(r"\\[\s\S]|[{}$]")
 _DISPLAY_CLOSER = re.compile(r"\\[\s\S]|\$\$")
 _ESCAPE_PAIR = re.compile(r"\\[\s\S]")
 _CLOSER_LOOKS_LIKE_OPENER = re.compile(r"\s\$[\w\\{]")
+NO_CLOSER = -1
 
 
 def find_math_spans(text: str) -> list[tuple[int, int]]:
@@ -31,17 +32,70 @@ def find_math_spans(text: str) -> list[tuple[int, int]]:
     spans: list[tuple[int, int]] = []
     limit = -1
     pos = 0
+    # Openers whose closer is known to be missing up to `limit`: a search that found none from one
+    # opener finds none from a later one either, so a paragraph of `\[` is linear, not quadratic.
+    unclosed: set[str] = set()
+    dollars: _Dollars | None = None
     while (m := _MATH_OPENER.search(text, pos)) is not None:
         start = m.start()
         if start >= limit:
             limit = _find_paragraph_end(text, start)
-        end = _find_math_end(text, m, limit)
+            unclosed.clear()
+            dollars = None
+        kind = m.group(1) or m.group()
+        if kind == "$":
+            dollars = dollars or _Dollars(text, start, limit)
+            end = dollars.end(text, start, limit)
+        else:
+            end = None if kind in unclosed else _find_math_end(text, m, limit)
+        if end == NO_CLOSER:
+            unclosed.add(kind)
+            end = None
         if end is None:
             pos = start + 1 if m.group() == "$" else m.end()
         else:
             spans.append((start, end))
             pos = end
     return spans
+
+
+class _Dollars:
+    """The `$` of a paragraph, from its first opener on, each with its brace depth, and for each the
+    next `$` no deeper: the closer an inline opener would find by scanning (`_find_inline_end`),
+    found for all of them by one pass with a stack. A scan from each opener to the paragraph's end
+    made a paragraph of `${` quadratic."""
+
+    def __init__(self, text: str, start: int, limit: int):
+        self.positions: list[int] = []
+        depths: list[int] = []
+        depth = 0
+        for m in _INLINE_CLOSER.finditer(text, start, limit):
+            token = m.group()
+            if token == "{":
+                depth += 1
+            elif token == "}":
+                depth -= 1
+            elif token == "$":
+                self.positions.append(m.start())
+                depths.append(depth)
+        self.index = {position: i for i, position in enumerate(self.positions)}
+        self.closer: list[int | None] = [None] * len(self.positions)
+        stack: list[int] = []
+        for i in range(len(self.positions) - 1, -1, -1):
+            while stack and depths[stack[-1]] > depths[i]:
+                stack.pop()
+            self.closer[i] = stack[-1] if stack else None
+            stack.append(i)
+
+    def end(self, text: str, at: int, limit: int) -> int | None:
+        """What `_find_inline_end` gives for the opener at `at` (and it, for one this pass did not see)."""
+        i = self.index.get(at)
+        if i is None:
+            return _find_inline_end(text, at + 1, limit)
+        j = self.closer[i]
+        if j is None and i + 1 < len(self.positions):
+            j = i + 1   # braces that never balance: the first `$` inside them closes
+        return _accept_inline_closer(text, at + 1, self.positions[j]) if j is not None else None
 
 
 def _find_paragraph_end(text: str, pos: int) -> int:
@@ -66,10 +120,11 @@ def _find_math_end(text: str, opener: re.Match, limit: int) -> int | None:
 
 
 def _find_token_end(text: str, pos: int, limit: int, pattern: re.Pattern, closer: str) -> int | None:
+    """The end of the closer, None for empty math, NO_CLOSER when there is none before `limit`."""
     for m in pattern.finditer(text, pos, limit):
         if m.group() == closer:
             return m.end() if m.start() > pos else None  # empty math is not math
-    return None
+    return NO_CLOSER
 
 
 def _find_inline_end(text: str, pos: int, limit: int) -> int | None:
