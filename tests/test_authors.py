@@ -94,6 +94,9 @@ def test_author_pages_list_papers_by_year_with_coauthors_venues_and_topics(proj,
     assert "Reinforcement learning</a> (2)" in ada
     assert '<a href="ada-lovelace.bib" download>' in ada
     assert (proj / "site" / "authors" / "ada-lovelace.bib").read_text().count("@") == 2
+    # An author of one paper has that paper's Cite box as their BibTeX, no file of their own.
+    assert '<a href="../papers/paper-1.html#cite">BibTeX</a>' in read(proj, "authors/charles-babbage.html")
+    assert not (proj / "site" / "authors" / "charles-babbage.bib").exists()
     # "Babbage, Charles" is shown given name first, and links from the paper page.
     assert author_links(read(proj, "papers/paper-1.html"), "../authors/") == ["ada-lovelace", "charles-babbage"]
     garcia = next(p for p in (proj / "site" / "authors").glob("jose-garcia-*.html"))

@@ -67,11 +67,12 @@ def export_files(site: Site, entries: Sequence[str], lines: Sequence[bytes]) -> 
 
 
 def author_bibtex_files(site: Site, entries: Sequence[str], position: Mapping[str, int]) -> dict[str, bytes]:
-    """Each author's papers as BibTeX (authors/<slug>.bib), newest first as their page lists them: the
-    entries papers.bib has."""
+    """The papers of each author of several as BibTeX (authors/<slug>.bib), newest first as their page
+    lists them: the entries papers.bib has. Most authors have one paper, whose page's Cite box is their
+    BibTeX: a file each would be three files in four (templates/author.html)."""
     return {urls.author_bibtex(author.slug): bibtex_file(f"{site.config.title}, by {author.name}",
                                                           [entries[position[paper.slug]] for _, papers in author.years for paper in papers])
-            for author in site.authors}
+            for author in site.authors if author.count > 1}
 
 
 def papers_json(site: Site, papers: Sequence, lines: Sequence[bytes]) -> bytes:
