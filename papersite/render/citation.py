@@ -25,7 +25,8 @@ def highwire(chrome: Chrome, item: PaperPage, canonical: str | None) -> list[tup
     """Google Scholar's `citation_*` meta tags, in the order its guidelines list them."""
     paper = item.paper
     tags = [("citation_title", item.title_text)]
-    tags += [("citation_author", author) for author in paper.authors]
+    # Each name as the page shows it (NFC, given name first): the reading list matches them to the byline's links.
+    tags += [("citation_author", credit.name) for credit in item.credits]
     tags.append(("citation_publication_date", str(paper.year)))
     tags.append(("citation_conference_title", paper.venue))
     links = dict(paper.links)
