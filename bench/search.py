@@ -1,58 +1,58 @@
 #!/usr/bin/env python3
-"""Search benchmark on the real corpus (run by hand, not a test): see bench/README.md.
+"""Search benchmark at a given size (run by hand, not a test): see bench/README.md, "Search".
 
-    .venv/bin/python bench/search.py [--runs 3] [--corpus FILE] [--keep DIR]
+    .venv/bin/python bench/search.py [--n N | --corpus FILE] [--runs 5] [--search-only] [--keep DIR]
 
-Imports the corpus into a temporary content directory with `python build.py import`, builds
-the site with `python build.py build`, then measures and prints:
+Imports N papers (the real corpus evenly spread up to its 5,876; beyond, bench/generate.py N) or
+a JSON Lines file into a temporary project with `python build.py import`, builds the site
+(`--search-only`: the shipped papers' pages as a shell, with the search files of the N papers
+written into it, for sizes the full build cannot reach on this machine), then prints:
 
-- index build seconds: ours (papersite.lunr_index.build_index + the compact encoding, as the build
-  runs it; and with the complete Python lunr.Index made too) against a plain `lunr()` call over
-  the same documents with the same pipeline, and with lunr's default pipeline, measured in the
-  same run, interleaved, medians of --runs;
-- shipped bytes (index + store, raw and gzip) against the plain `Index.serialize()` JSON;
-- headless Chromium: milliseconds from inserting the <script> elements to a ready search (index
-  expanded and loaded, store in), over HTTP (median of max(--runs, 5)) and from file://, and
-  median / 95th percentile milliseconds over QUERIES (the search alone, and search + popup DOM);
-- Python/browser parity on the whole corpus: every distinct word stemmed by lunr.py and by
-  search-core.js, and QUERIES run by lunr.py and by lunr.js in Node over the built files.
+- the search files: how many, their bytes, the seconds and peak memory `build_search_files`
+  takes (cold, again with nothing changed, after an edit to one abstract), in a child process;
+- the first query, on a fresh page in headless Chromium, for each of FIRST_QUERIES: the gzip
+  bytes of every search file it loads (search-core.js, the index and store files, and the shards,
+  postings and store chunks; search.js is on every page and not counted), and the milliseconds
+  from typing the query (focus, then the whole query in one input event, nothing loaded yet)
+  to the first results in the popup, from file:// and over HTTP, medians of --runs;
+- as-you-type: milliseconds per query of QUERIES on a page that has searched before (the search
+  alone, files it still needs included), median and 95th percentile;
+- quality: MRR on bench/search_quality.py's 60 queries by class (when the corpus holds the real
+  papers, as every size does), with the Python mirror of the browser's query over the built files;
+- parity (up to 6,000 papers): the 60 queries and QUERIES run by search-core.js in Node and by the
+  Python mirror over the built files, compared result for result.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import gzip
 import json
+import resource
 import shutil
 import statistics
 import subprocess
 import sys
+import socket
 import tempfile
-import threading
 import time
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "tests"))
+sys.path.insert(0, str(REPO / "bench"))
 
-from lunr import lunr
-from lunr.index import Index
-from lunr.stemmer import porter_stemmer
+import search_quality  # noqa: E402
 
-from papersite.enrich.listings import list_site, paper_pages
-from papersite.enrich.texts import render_texts
-from papersite.errors import Report
-from papersite.inputs.config import load_config
-from papersite.inputs.papers import load_content
-from papersite.publish import lunr_index, search, search_codec
-from support import search_oracle as oracle
-
-CORPORA = [REPO / "bench" / "data" / "ml-abstracts.jsonl.gz", REPO.parent / "shared" / "data" / "ml-abstracts.jsonl"]
+CORPUS = REPO / "bench" / "data" / "ml-abstracts.jsonl.gz"
+REAL = 5876
 CHROMIUM = "/usr/bin/chromium"
-
-# A fixed list: topics, multi-word queries, half-typed words, typos, accents, -ay/-ey words and
-# lunr syntax.
+SEARCH_FILES = ("search-core.js", "search-index.js", "search-store.js", "search-shards.js", "vendor/lunr.js")
+FIRST_QUERIES = ["reinforcement learning", "graph neural network", "shapley values", "diffusion models for video generation",
+                 "differentiable provong"]
 QUERIES = [
     "shapley", "diffusion", "reinforcement learning", "transformer", "graph neural network",
     "bandit", "regret bound", "adversarial robustness", "federated", "differential privacy",
@@ -67,246 +67,323 @@ QUERIES = [
 ]
 
 
-def find_corpus(given: str | None) -> Path:
-    if given:
-        return Path(given)
-    for path in CORPORA:
-        if path.is_file():
-            return path
-    sys.exit("no corpus: expected one of " + ", ".join(map(str, CORPORA)))
+# --- the project ------------------------------------------------------------------------------
+
+def corpus_file(args, work: Path) -> Path:
+    if args.corpus:
+        path = Path(args.corpus)
+        if path.suffix == ".gz":
+            (work / "corpus.jsonl").write_bytes(gzip.decompress(path.read_bytes()))
+            return work / "corpus.jsonl"
+        return path
+    out = work / "corpus.jsonl"
+    if args.n <= REAL:
+        lines = [line for line in gzip.decompress(CORPUS.read_bytes()).decode("utf-8").split("\n") if line.strip()]
+        out.write_text("\n".join(lines[i * len(lines) // args.n] for i in range(args.n)) + "\n", encoding="utf-8")
+        return out
+    generator = REPO / "bench" / "generate.py"
+    if not generator.is_file():
+        sys.exit(f"{generator} is missing: write the corpus yourself and pass --corpus FILE")
+    with out.open("w", encoding="utf-8") as sink:
+        subprocess.run([sys.executable, str(generator), str(args.n)], check=True, stdout=sink)
+    return out
 
 
-def run(*args) -> None:
+def build_py(*args) -> float:
+    started = time.perf_counter()
     subprocess.run([sys.executable, str(REPO / "build.py"), *map(str, args)], check=True, cwd=REPO,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return time.perf_counter() - started
 
 
-def prepare(corpus: Path, work: Path) -> tuple[Path, Path]:
-    content = work / "content"
-    (content / "papers").mkdir(parents=True)
-    shutil.copyfile(REPO / "content" / "tags.yml", content / "tags.yml")
-    shutil.copyfile(REPO / "site.yml", work / "site.yml")
-    source = corpus
-    if corpus.suffix == ".gz":
-        source = work / corpus.stem
-        source.write_bytes(gzip.decompress(corpus.read_bytes()))
-    started = time.perf_counter()
-    run("import", source, "--content", content)
-    print(f"import: {time.perf_counter() - started:.1f}s", file=sys.stderr)
-    started = time.perf_counter()
-    run("build", "--content", content, "--config", work / "site.yml", "--out", work / "site")
-    print(f"build: {time.perf_counter() - started:.1f}s", file=sys.stderr)
-    return content, work / "site"
+def new_project(root: Path) -> Path:
+    (root / "content" / "papers").mkdir(parents=True)
+    shutil.copyfile(REPO / "content" / "tags.yml", root / "content" / "tags.yml")
+    shutil.copyfile(REPO / "site.yml", root / "site.yml")
+    return root
 
 
-def site_documents(content: Path, config: Path):
+def prepare(args, work: Path) -> tuple[Path, Path, dict]:
+    """(content of the N papers, a built site whose search is theirs, the child's figures)."""
+    project = new_project(work / "project")
+    seconds = build_py("import", corpus_file(args, work), "--content", project / "content")
+    print(f"import: {seconds:.0f} s", file=sys.stderr)
+    if args.search_only:
+        shell = new_project(work / "shell")
+        for path in sorted((REPO / "content" / "papers").glob("*.md")):
+            shutil.copyfile(path, shell / "content" / "papers" / path.name)
+        build_py("build", "--content", shell / "content", "--config", shell / "site.yml", "--out", shell / "site")
+        site = shell / "site"
+    else:
+        seconds = build_py("build", "--content", project / "content", "--config", project / "site.yml", "--out", project / "site")
+        print(f"build: {seconds:.0f} s", file=sys.stderr)
+        site = project / "site"
+    out = work / "figures.json"
+    write = ["--write", str(site)] if args.search_only else []
+    subprocess.run([sys.executable, __file__, "child", str(project), str(out), *write], check=True)
+    return project / "content", site, json.loads(out.read_text())
+
+
+def child(project: Path, out: Path, write: Path | None) -> None:
+    """In a process of its own: load the site, then build its search files as the worker does."""
+    from papersite.enrich.listings import list_site, paper_pages
+    from papersite.enrich.texts import render_texts
+    from papersite.errors import Report
+    from papersite.inputs.config import load_config
+    from papersite.inputs.papers import load_content
+    from papersite.publish import search
+    from papersite.workers import resolve_jobs
+
     report = Report()
-    papers, taxonomy, _ = load_content(content, report)
-    site = list_site(load_config(config), taxonomy, paper_pages(papers, render_texts(papers, report)[0]))
-    return site, search.search_documents(site)
+    papers, taxonomy, _ = load_content(project / "content", report)
+    texts = render_texts(papers, report, resolve_jobs(None))[0]
+    site = list_site(load_config(project / "site.yml"), taxonomy, paper_pages(papers, texts))
+    entries = [""] * len(site.papers)
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    started = time.perf_counter()
+    files, state = search.build_search_files(site, entries)
+    figures = {"cold": time.perf_counter() - started,
+               "peak_mb": (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) / 1024}
+    started = time.perf_counter()
+    search.build_search_files(site, entries, state)
+    figures["unchanged"] = time.perf_counter() - started
+    edited = list(site.papers)
+    edited[len(edited) // 2] = type(edited[0])(**{**edited[len(edited) // 2].__dict__, "text": edited[len(edited) // 2].text + " quixotic"})
+    started = time.perf_counter()
+    after, _ = search.build_search_files(type(site)(site.config, tuple(edited), site.tags), entries, state)
+    figures["edit"] = time.perf_counter() - started
+    figures["edit_files"] = sum(1 for name in files if after.get(name) != files[name])
+    figures["files"] = len(files)
+    figures["bytes"] = sum(len(text.encode("utf-8")) for name, text in files.items() if name != "assets/search-bibtex.js")
+    if write:
+        shutil.rmtree(write / "assets" / "search", ignore_errors=True)
+        for name, text in files.items():
+            path = write / name
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+    out.write_text(json.dumps(figures))
 
 
-def gz(data: bytes) -> int:
-    return len(gzip.compress(data, 9))
+# --- the browser ------------------------------------------------------------------------------
+
+class Quiet(SimpleHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"   # keep-alive, as any static host; HTTP/1.0 opens a connection per file
+
+    def log_message(self, *args):
+        pass
+
+    def do_GET(self):
+        if self.path == "/favicon.ico":  # as papersite/dev/serve.py: no 404 in the console
+            self.send_response(204)
+            self.end_headers()
+            return
+        super().do_GET()
 
 
-def time_builds(docs, runs: int) -> dict[str, list[float]]:
-    fields = [{"field_name": n, "boost": b} for n, b in lunr_index.FIELDS]
-    times = {"ours": [], "ours_full": [], "plain": [], "plain_default": []}
-    for _ in range(runs):
-        started = time.perf_counter()
-        index = lunr_index.build_index(docs)
-        search.js_global(search.INDEX_GLOBAL, search_codec.encode_index(index))
-        times["ours"].append(time.perf_counter() - started)
-        # what a complete lunr.Index in Python adds (the site does not need it)
-        _ = index.inverted_index, index.field_vectors, index.token_set
-        times["ours_full"].append(time.perf_counter() - started)
-        started = time.perf_counter()
-        oracle.plain_index(docs)
-        times["plain"].append(time.perf_counter() - started)
-        started = time.perf_counter()
-        lunr(ref="ref", fields=fields, documents=docs)
-        times["plain_default"].append(time.perf_counter() - started)
-    return times
+def gz(path: Path) -> int:
+    return len(gzip.compress(path.read_bytes(), 9))
 
 
-def serve(directory: Path):
-    import functools
-    from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+FIRST_RESULTS_JS = """(q) => new Promise((resolve) => {
+  const input = document.getElementById('search-input');
+  const t0 = performance.now();
+  input.focus();
+  input.value = q;
+  input.dispatchEvent(new Event('input'));
+  const check = () => document.querySelector('#search-popup li[role=option]') ? resolve(performance.now() - t0)
+                      : performance.now() - t0 > 30000 ? resolve(NaN) : requestAnimationFrame(check);
+  check();
+})"""
 
-    class Quiet(SimpleHTTPRequestHandler):
-        def log_message(self, *args):
-            pass
-
-        def do_GET(self):
-            if self.path == "/favicon.ico":  # as papersite/serve.py: no 404 in the console
-                self.send_response(204)
-                self.end_headers()
-                return
-            super().do_GET()
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(directory)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server
+TIMED_QUERIES_JS = """(queries) => new Promise((resolve) => {
+  const api = window.PapersiteSearch, out = {};
+  let i = 0;
+  const next = () => {
+    if (i === queries.length) { resolve(out); return; }
+    const q = queries[i++], t0 = performance.now();
+    api.search(api.source, q, (outcome) => {
+      const docs = outcome ? outcome.results.slice(0, 8).map((r) => r.doc) : [];
+      api.entries(api.source, docs, () => { out[q] = [performance.now() - t0, outcome ? outcome.results.length : -1]; next(); });
+    });
+  };
+  next();
+})"""
 
 
 def browser_figures(site: Path, runs: int) -> dict:
     from playwright.sync_api import sync_playwright
 
-    out = {"ready": [], "index_ready": [], "loaded": [], "load": [], "first": [], "warm": [], "search": [], "popup": [],
-           "errors": []}
-    server = serve(site)
-    base = f"http://127.0.0.1:{server.server_address[1]}/"
-    first_query = QUERIES[2]  # "reinforcement learning": common words, many postings
+    # The server in a process of its own: in this one it would wait for the GIL behind Playwright.
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = subprocess.Popen([sys.executable, __file__, "serve", str(site), str(port)],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}/"
+    for _ in range(100):
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.1).close()
+            break
+        except OSError:
+            time.sleep(0.05)
+    out = {"first": {}, "errors": []}
     try:
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True,
                                          args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"])
-            for url in [base + "index.html"] * runs + [(site / "index.html").as_uri()]:
-                context = browser.new_context()
-                page = context.new_page()
-                page.on("pageerror", lambda exc: out["errors"].append(str(exc)))
-                page.on("console", lambda msg: msg.type == "error" and out["errors"].append(msg.text))
-                page.goto(url)
-                # what focusing the search box does, plus the first query the moment it is ready
-                page.evaluate("""(q) => window.PapersiteSearch.whenReady(() => {
-                    const t = performance.now();
-                    window.PapersiteSearch.query(q);
-                    window.firstQueryMs = performance.now() - t;
-                })""", first_query)
-                page.wait_for_function("() => window.firstQueryMs !== undefined && window.PapersiteSearch.timings.warm",
-                                       timeout=60_000)
-                t = page.evaluate("window.PapersiteSearch.timings")
-                if url.startswith("http"):
-                    out["ready"].append(t["ready"] - t["start"])
-                    out["index_ready"].append(t["indexed"] - t["start"])
-                    out["loaded"].append(t["loaded"] - t["start"])
-                    out["load"].append(t["indexed"] - t["loaded"])
-                    out["first"].append(page.evaluate("window.firstQueryMs"))
-                    out["warm"].append(t["warm"] - t["ready"])
-                else:
-                    out["file_ready"] = t["ready"] - t["start"]
-                context.close()
-            # queries, on a fresh page: one warm-up pass, then timed passes
+            for q in FIRST_QUERIES:
+                row = {"file": [], "http": [], "files": []}
+                for where, url in [("http", base + "index.html")] * runs + [("file", (site / "index.html").as_uri())] * runs:
+                    context = browser.new_context()
+                    page = context.new_page()
+                    requested = []
+                    page.on("request", lambda r, requested=requested: requested.append(r.url))
+                    page.on("pageerror", lambda exc: out["errors"].append(str(exc)))
+                    page.on("console", lambda msg: msg.type == "error" and out["errors"].append(msg.text))
+                    page.goto(url)
+                    row[where].append(page.evaluate(FIRST_RESULTS_JS, q))
+                    page.wait_for_timeout(50)
+                    loaded = sorted({u.split("/assets/", 1)[1] for u in requested if "/assets/" in u
+                                     and (u.endswith(SEARCH_FILES) or "/assets/search/" in u)})
+                    row["files"] = loaded
+                    context.close()
+                row["gzip"] = sum(gz(site / "assets" / name) for name in row["files"])
+                out["first"][q] = row
             context = browser.new_context()
             page = context.new_page()
             page.goto(base + "index.html")
-            page.focus("#search-input")
-            page.wait_for_function("() => window.PapersiteSearch.state() === 'ready'", timeout=60_000)
-            timings = page.evaluate("""(queries) => {
-                const api = window.PapersiteSearch, input = document.getElementById('search-input');
-                const search = {}, popup = {}, hits = {};
-                for (const q of queries) api.query(q);
-                for (let pass = 0; pass < 3; pass++) {
-                  for (const q of queries) {
-                    let t0 = performance.now();
-                    const outcome = api.query(q);
-                    (search[q] = search[q] || []).push(performance.now() - t0);
-                    hits[q] = outcome.results.length;
-                    t0 = performance.now();
-                    input.value = q;
-                    input.dispatchEvent(new Event('input'));
-                    (popup[q] = popup[q] || []).push(performance.now() - t0);
-                  }
-                }
-                return {search, popup, hits};
-            }""", QUERIES)
+            page.evaluate(FIRST_RESULTS_JS, "graph")
+            timed = page.evaluate(TIMED_QUERIES_JS, QUERIES)       # the first time: files loaded as needed
+            again = page.evaluate(TIMED_QUERIES_JS, QUERIES)       # then everything is in
+            out["queries"] = {q: t for q, (t, _) in timed.items()}
+            out["queries_again"] = {q: t for q, (t, _) in again.items()}
+            out["hits"] = {q: n for q, (_, n) in timed.items()}
             context.close()
             browser.close()
     finally:
-        server.shutdown()
-        server.server_close()
-    out["search"] = [statistics.median(v) for v in timings["search"].values()]
-    out["popup"] = [statistics.median(v) for v in timings["popup"].values()]
-    out["hits"] = timings["hits"]
+        server.terminate()
+        server.wait()
     return out
 
+
+# --- quality and parity -----------------------------------------------------------------------
+
+def source_of(site: Path):
+    from lunr.index import Index
+
+    from papersite import urls
+    from support import search_oracle as oracle
+    from support.shard_oracle import ShardSource
+
+    index = oracle.read_js_global((site / urls.SEARCH_INDEX).read_text(encoding="utf-8"))
+    if "shards" in index:
+        return lambda: ShardSource(site)
+    single = oracle.IndexSource(Index.load(oracle.expand_index(index)))
+    return lambda: single
+
+
+def quality(site: Path, content: Path) -> dict | None:
+    from support import search_query
+
+    titles = {}
+    for path in (content / "papers").glob("*.md"):
+        head = path.read_text(encoding="utf-8").split("\n---\n", 1)[0]
+        title = next((line[6:].strip().strip("'\"") for line in head.splitlines() if line.startswith("title:")), "")
+        titles[path.stem] = title
+    if not all(t.startswith("~") or t in titles for _, _, targets in search_quality.QUERIES for t in targets):
+        return None
+    make = source_of(site)
+    return search_quality.evaluate(lambda q: [r["ref"] for r in search_query.search(make(), q, limit=1000).results[:1000]], titles)
+
+
+def parity(site: Path, work: Path) -> list[str]:
+    from support import search_query
+
+    queries = [q for _, q, _ in search_quality.QUERIES] + QUERIES
+    (work / "queries.json").write_text(json.dumps(queries), encoding="utf-8")
+    node = json.loads(subprocess.run(["node", str(REPO / "tests" / "js" / "search_site.js"), str(site), str(work / "queries.json")],
+                                     check=True, capture_output=True, text=True).stdout)
+    make, differ = source_of(site), []
+    for q in queries:
+        outcome = search_query.search(make(), q)
+        js = node["typed"][q]
+        if ([r["ref"] for r in outcome.results], [r["score"] for r in outcome.results], outcome.mode) != (js["refs"], js["scores"], js["mode"]):
+            differ.append(q)
+    return differ
+
+
+# --- the report -------------------------------------------------------------------------------
 
 def p95(values: list[float]) -> float:
     ordered = sorted(values)
     return ordered[max(0, -(-95 * len(ordered) // 100) - 1)]
 
 
-def parity(site: Path, index: Index, docs, work: Path) -> dict:
-    words = sorted({w for doc in docs for key in ("title", "tags", "authors", "body") for w in lunr_index.normalise_words(doc[key])})
-    words_file = work / "words.json"
-    words_file.write_text(json.dumps({"stem": words}), encoding="utf-8")
-    js = json.loads(subprocess.run(["node", str(REPO / "tests" / "js" / "words.js"), str(site / "assets" / "search-core.js"), str(words_file)],
-                                   check=True, capture_output=True, text=True).stdout)["stem"]
-    stem_mismatches = [w for w, s in zip(words, js) if porter_stemmer.stem(w) != s]
-    queries_file = work / "queries.json"
-    queries_file.write_text(json.dumps(QUERIES), encoding="utf-8")
-    node = json.loads(subprocess.run(["node", str(REPO / "tests" / "js" / "search_site.js"), str(site), str(queries_file)],
-                                     check=True, capture_output=True, text=True).stdout)
-    query_mismatches = [q for q in QUERIES
-                        if [r["ref"] for r in oracle.search(index, q).results] != node["typed"][q]["refs"]]
-    return {"words": len(words), "stem_mismatches": stem_mismatches, "query_mismatches": query_mismatches}
-
-
 def main() -> None:
+    if len(sys.argv) > 1 and sys.argv[1] == "serve":
+        ThreadingHTTPServer(("127.0.0.1", int(sys.argv[3])), functools.partial(Quiet, directory=sys.argv[2])).serve_forever()
+        return
+    if len(sys.argv) > 1 and sys.argv[1] == "child":
+        child(Path(sys.argv[2]), Path(sys.argv[3]), Path(sys.argv[5]) if len(sys.argv) > 5 else None)
+        return
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--runs", type=int, default=3, help="timed runs per measurement (default 3)")
-    parser.add_argument("--corpus", help="a .jsonl or .jsonl.gz file (default: bench/data, else ../shared/data)")
+    parser.add_argument("--n", type=int, default=REAL, help=f"papers (default {REAL}, the real corpus)")
+    parser.add_argument("--corpus", help="a .jsonl or .jsonl.gz file to import instead")
+    parser.add_argument("--runs", type=int, default=5, help="page loads per first query and place (default 5)")
+    parser.add_argument("--search-only", action="store_true", help="build the search files, not the site's pages")
     parser.add_argument("--keep", help="work in this directory and keep it (default: a temporary one)")
+    parser.add_argument("--site", help="measure this built site (and --content) instead of building one")
+    parser.add_argument("--content", help="with --site: the content directory it was built from")
     args = parser.parse_args()
-    corpus = find_corpus(args.corpus)
-    work = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="papersite-bench-"))
+    work = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="papersite-search-bench-"))
     if args.keep and work.exists():
         shutil.rmtree(work)
     work.mkdir(parents=True, exist_ok=True)
     try:
-        content, site = prepare(corpus, work)
-        _site, docs = site_documents(content, work / "site.yml")
-        builds = time_builds(docs, args.runs)
-        assets = site / "assets"
-        index_js = (assets / "search-index.js").read_bytes()
-        store_js = (assets / "search-store.js").read_bytes()
-        loaded = Index.load(oracle.expand_index(oracle.read_js_global(index_js.decode("utf-8"))))
-        plain = json.dumps(oracle.plain_index(docs).serialize(), separators=(",", ":")).encode()
-        fields = [{"field_name": n, "boost": b} for n, b in lunr_index.FIELDS]
-        plain_default = json.dumps(lunr(ref="ref", fields=fields, documents=docs).serialize(), separators=(",", ":")).encode()
-        browser = browser_figures(site, max(args.runs, 5))
-        same = parity(site, loaded, docs, work)
+        if args.site:
+            content, site = Path(args.content), Path(args.site)
+            names = [p for p in (site / "assets" / "search").rglob("*.js")] if (site / "assets" / "search").is_dir() else []
+            built = {"files": len(names) + 2, "bytes": sum(p.stat().st_size for p in names), "cold": float("nan"),
+                     "unchanged": float("nan"), "edit": float("nan"), "peak_mb": float("nan"), "edit_files": 0}
+        else:
+            content, site, built = prepare(args, work)
+        browser = browser_figures(site, args.runs)
+        scores = quality(site, content)
+        differ = parity(site, work) if built["files"] < 20_000 else None
     finally:
         if not args.keep:
             shutil.rmtree(work, ignore_errors=True)
 
-    med = {k: statistics.median(v) for k, v in builds.items()}
-    ours_bytes, ours_gz = len(index_js) + len(store_js), gz(index_js) + gz(store_js)
+    papers = len(list((content / "papers").glob("*.md"))) if content.exists() else args.n
     rows = [
-        ("corpus", f"{corpus} ({len(docs)} papers, {len(loaded.inverted_index)} terms)", ""),
-        (f"index build s (median of {args.runs})",
-         f"ours {med['ours']:.2f}  (as a full Python lunr.Index {med['ours_full']:.2f})",
-         f"plain lunr() same pipeline {med['plain']:.2f} -> {med['plain'] / med['ours']:.1f}x; "
-         f"default pipeline {med['plain_default']:.2f}"),
-        ("  all runs", "ours " + " ".join(f"{t:.2f}" for t in builds["ours"]),
-         "plain " + " ".join(f"{t:.2f}" for t in builds["plain"])),
-        ("index bytes", f"{len(index_js):,} raw / {gz(index_js):,} gzip", ""),
-        ("store bytes", f"{len(store_js):,} raw / {gz(store_js):,} gzip", ""),
-        ("index + store", f"{ours_bytes:,} raw / {ours_gz:,} gzip",
-         f"plain serialize() {len(plain):,} raw / {gz(plain):,} gzip -> {ours_gz / gz(plain):.3f} of it "
-         f"(default pipeline {gz(plain_default):,} gzip)"),
-        ("ready ms (HTTP, median)", f"{statistics.median(browser['ready']):.0f} (index alone {statistics.median(browser['index_ready']):.0f})",
-         f"lunr.js + index in {statistics.median(browser['loaded']):.0f}, decode + lunr.Index.load "
-         f"{statistics.median(browser['load']):.0f}; runs " + " ".join(f"{t:.0f}" for t in browser["ready"])),
-        ("first query ms, cold", f"{statistics.median(browser['first']):.1f}",
-         f"{QUERIES[2]!r} the moment the index is ready (decodes postings it needs); "
-         f"the rest is decoded {statistics.median(browser['warm']):.0f} ms after ready"),
-        ("ready ms (file://)", f"{browser.get('file_ready', float('nan')):.0f}", ""),
-        ("query ms, search (50)", f"median {statistics.median(browser['search']):.2f}  p95 {p95(browser['search']):.2f}",
-         f"max {max(browser['search']):.2f}"),
-        ("query ms, search + popup", f"median {statistics.median(browser['popup']):.2f}  p95 {p95(browser['popup']):.2f}",
-         f"max {max(browser['popup']):.2f}"),
-        ("stemmer parity", f"{same['words']:,} distinct words", f"{len(same['stem_mismatches'])} differ {same['stem_mismatches'][:5]}"),
-        ("query parity (lunr.py vs Node)", f"{len(QUERIES)} queries", f"{len(same['query_mismatches'])} differ {same['query_mismatches'][:5]}"),
-        ("browser errors", str(len(browser["errors"])), "; ".join(browser["errors"][:3])),
+        ("papers", f"{papers:,}", "sharded" if built["files"] > 3 else "one index"),
+        ("search files", f"{built['files']:,} files, {built['bytes']:,} bytes", ""),
+        ("build_search_files s", f"cold {built['cold']:.1f}, unchanged {built['unchanged']:.1f}, one edit {built['edit']:.1f}",
+         f"peak +{built['peak_mb']:.0f} MB; the edit changed {built['edit_files']} files"),
     ]
+    first = browser["first"]
+    for q, row in first.items():
+        rows.append((f"first query {q!r}", f"{row['gzip']:,} B gzip, {len(row['files'])} files",
+                     f"file:// {statistics.median(row['file']):.0f} ms, http {statistics.median(row['http']):.0f} ms (medians of {args.runs})"))
+    rows.append(("first query, worst", f"{max(r['gzip'] for r in first.values()):,} B gzip",
+                 f"file:// {max(statistics.median(r['file']) for r in first.values()):.0f} ms, "
+                 f"http {max(statistics.median(r['http']) for r in first.values()):.0f} ms"))
+    timed, again = list(browser["queries"].values()), list(browser["queries_again"].values())
+    rows.append((f"as you type ({len(QUERIES)} queries)", f"median {statistics.median(timed):.1f} ms, p95 {p95(timed):.1f}, max {max(timed):.1f}",
+                 f"files loaded as needed; again, all in: median {statistics.median(again):.1f}, p95 {p95(again):.1f}"))
+    if scores:
+        rows.append(("MRR (60 queries)", f"{scores['all']:.3f}", "  ".join(f"{k} {v:.2f}" for k, v in scores["by class"].items())))
+        missed = {q: r for q, r in scores["ranks"].items() if r != 1}
+        rows.append(("  not first", str(len(missed)), "; ".join(f"{q!r}: {r}" for q, r in missed.items())))
+    if differ is not None:
+        rows.append(("parity (Node vs Python)", f"{len(differ)} of {len(QUERIES) + len(search_quality.QUERIES)} differ", str(differ[:5])))
+    rows.append(("browser errors", str(len(browser["errors"])), "; ".join(browser["errors"][:3])))
+    zero = [q for q, n in browser["hits"].items() if not n]
+    if zero:
+        rows.append(("queries with no results", str(len(zero)), str(zero)))
     width = max(len(r[0]) for r in rows)
     for name, value, note in rows:
         print(f"{name:<{width}}  {value}" + (f"   [{note}]" if note else ""))
-    zero = [q for q, n in browser["hits"].items() if not n]
-    if zero:
-        print(f"queries with no results: {zero}")
 
 
 if __name__ == "__main__":

@@ -23,7 +23,7 @@ from .enrich.texts import render_texts
 from .enrich.topicmap import layout_map
 from .errors import Problem, Report, SiteError
 from .incremental.cache import BuildCache, WarmCache
-from .incremental.reuse import content_digest
+from .incremental.reuse import PreviousOutput, content_digest
 from .incremental.store import Store
 from .inputs.authors import load_people
 from .inputs.config import load_config
@@ -117,7 +117,8 @@ def run_build(options: BuildOptions, progress: Progress, warm: WarmCache | None)
     with Staging(options.out) as staging:
         # Search and the exports need the papers' texts, not their related papers or the pages: a
         # worker makes them meanwhile (and writes them), with a cache of its own.
-        side = Background(partial(publish_side_files, site, keys, staging, cache.worker_path, cache.code, not options.clean), jobs)
+        side = Background(partial(publish_side_files, site, keys, staging, cache.output, cache.worker_path, cache.code,
+                                  not options.clean), jobs)
         try:
             with clock("related papers"):
                 terms, new["terms"] = weigh_terms(page_texts(site.papers), cache.previous("terms"))
@@ -186,18 +187,25 @@ def unchanged_build(options: BuildOptions, cache: BuildCache, warm: WarmCache | 
     return BuildResult(pages, files, warnings, seconds, notes, rendered=0, reused=pages, timings=(("unchanged check", seconds),))
 
 
-def publish_side_files(site: Site, keys: dict[str, str], staging: Staging, path: Path, code: bytes, read: bool) -> dict[str, bytes]:
+def publish_side_files(site: Site, keys: dict[str, str], staging: Staging, previous: PreviousOutput, path: Path,
+                       code: bytes, read: bool) -> dict[str, bytes]:
     """The search files, the exports and the feeds, written into `staging` by the worker that makes
     them, with a cache of its own that it reads and writes itself (the build process is spared
-    loading and saving it, and the files' bytes never travel back); their digests."""
+    loading and saving it, and the files' bytes never travel back); their digests. A file the
+    previous output holds byte for byte is linked from it, not written: a large site's search is
+    tens of thousands of files, of which an edit changes a few dozen."""
     store = Store.open(path, code, read=read)
     entries, lines, records = paper_records(site, keys, store.previous("records"))
     search, counted = build_search_files(site, entries, store.previous("search"))
     store.save({"records": records, "search": counted}, {})
     digests = {}
     for name, data in {**search, **export_files(site, entries, lines), **feed_files(site)}.items():
-        staging.write(name, data)
         digests[name] = content_digest(data)
+        kept = previous.on_disk(name)
+        if kept is not None and kept.digest == digests[name]:
+            staging.link(name, previous.prefix + name)   # (copied where links fail: the same bytes)
+        else:
+            staging.write(name, data)
     return digests
 
 

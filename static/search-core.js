@@ -1,40 +1,59 @@
 // Search, the half that must agree with the Python build: text normalisation, the stemmer, the
-// compact index and the as-you-type query. static/search.js (the header box and the results page)
-// loads this file with a <script> element on first use of a search box, so a plain page view
-// never fetches it.
+// compact index, and the as-you-type query over any source. static/search.js (the header box and
+// the results page) loads this file with a <script> element on first use of a search box, so a
+// plain page view never fetches it; a sharded site also loads static/search-shards.js, its source.
 //
-// It mirrors Python function for function: `fold`, `normaliseWords` and the pipelines
-// (papersite/publish/lunr_index.py), `stemWord` (a port of lunr.py's Porter stemmer, which
-// differs from lunr.js's), the compact index (papersite/publish/search_codec.py encodes it;
+// It mirrors Python function for function: `fold`, `normaliseWords`, `tokenWords` and the
+// pipelines (papersite/publish/lunr_index.py), `stemWord` (a port of lunr.py's Porter stemmer,
+// which differs from lunr.js's), the compact index (papersite/publish/search_codec.py encodes it;
 // `expandIndex` decodes it to exactly the JSON that lunr.py's Index.serialize() wrote, and
 // `loadIndex` hands it to lunr.Index.load with the costly parts decoded on first use) and the
-// query (`runSearch`; tests/support/search_oracle.py has the same steps in Python). Both pipeline
+// query (`runQuery`; tests/support/search_query.py has the same steps in Python). Both pipeline
 // functions are registered under the names the index's pipeline uses ("normalise", "stemmer").
 // Change one side, change the other; tests/test_search.py runs both over the same files and
 // compares.
 //
-// Everything is exposed on window.PapersiteSearch, the object search.js also fills in (whichever
-// runs first creates it). No DOM here: tests/js/ runs this file in Node.
+// A source answers what the query asks: a term's posting counts per field, the terms that begin
+// with a prefix, a term's postings with their weights, a document's store entry, lunr query
+// syntax. `IndexSource` here answers from the one compact index; search-shards.js `ShardSource`
+// from the files a query needs, which it loads on demand: a question it cannot answer yet throws
+// `Missing` (the files to load), and `search` loads them and asks again.
+//
+// Typed queries are scored here, not by lunr.Index.query, with lunr's arithmetic in lunr's order
+// (`score`), so one index and shards give the same numbers; lunr.js itself is loaded only for
+// lunr query syntax. Everything is exposed on window.PapersiteSearch, the object search.js also
+// fills in (whichever runs first creates it). No DOM here: tests/js/ runs this file in Node.
 (function (global) {
   "use strict";
 
   var FORMAT = 1;
 
   // ---------------------------------------------------------------------------------------
-  // Normalisation (papersite/publish/lunr_index.py: fold, normalise_words).
+  // Normalisation (papersite/publish/lunr_index.py: fold, normalise_words, token_words).
 
   var LETTER_FOLDS = { "ß": "ss", "æ": "ae", "œ": "oe", "ø": "o", "ł": "l", "đ": "d", "ð": "d",
-                       "þ": "th", "ı": "i", "ħ": "h", "ŀ": "l", "ς": "σ" };
-  var LETTER_FOLD_RE = /[ßæœøłđðþıħŀς]/g;
+                       "þ": "th", "ı": "i", "ħ": "h", "ŀ": "l", "ς": "σ", "ɑ": "α", "ɛ": "ε", "ɩ": "ι", "ɸ": "φ" };
+  var LETTER_FOLD_RE = /[ßæœøłđðþıħŀςɑɛɩɸ]/g;
   var COMBINING_RE = /[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]/g;
   var APOSTROPHE_RE = /['\u2019\u02bc]/g;
-  var SEPARATOR_RE = /[\x00-\x2f\x3a-\x60\x7b-\xbf\xd7\xf7\u2000-\u2bff\u2e00-\u2e7f\u3000-\u303f\ufe10-\ufe1f\ufe30-\ufe6f\uff00-\uffff]+/;
+  var SEPARATOR_CLASS = "\\x00-\\x2f\\x3a-\\x60\\x7b-\\xbf\\xd7\\xf7\\u2000-\\u2bff\\u2e00-\\u2e7f\\u3000-\\u303f\\ufe10-\\ufe1f\\ufe30-\\ufe6f\\uff00-\\uffff";
+  var SEPARATOR_RE = new RegExp("[" + SEPARATOR_CLASS + "]+");
+  // Compounds: words joined by these, then at most MAX_PLUSES "+" not followed by a word.
+  var INDEX_JOINERS = "\\-\\u2010\\u2011", QUERY_JOINERS = INDEX_JOINERS + "\\^_";
+  var MAX_PLUSES = 2, PLUS = "plus";
+  function runRegex(joiners) {
+    var word = "[^" + SEPARATOR_CLASS + "]+";
+    return new RegExp("(" + word + "(?:[" + joiners + "]" + word + ")*)(\\+*)(?![^" + SEPARATOR_CLASS + "])", "g");
+  }
+  var INDEX_RUN_RE = runRegex(INDEX_JOINERS), QUERY_RUN_RE = runRegex(QUERY_JOINERS);
   // For highlighting shown text: the same separators, except that capitals and apostrophes are
   // part of words (they are folded or dropped, not split on).
   var DISPLAY_SPLIT_RE = /([\x00-\x26\x28-\x2f\x3a-\x40\x5b-\x60\x7b-\xbf\xd7\xf7\u2000-\u2018\u201a-\u2bff\u2e00-\u2e7f\u3000-\u303f\ufe10-\ufe1f\ufe30-\ufe6f\uff00-\uffff]+)/;
   var MAX_WORD = 64;
-  var SPACE_RE = /[ \t\n\r\f\v]$/;
-  var SYNTAX_RE = /[:~^*+]|(^|[ \t\n\r\f\v])-[^ \t\n\r\f\v]/;
+  var SPACE_RE = /[ \t\n\r\f\v]$/, SPACE_SPLIT_RE = /[ \t\n\r\f\v]+/;
+  // lunr query syntax (search_query.py: is_syntax): a leading + or -, field:, ~ at a word's end,
+  // ^ and a boost, a * wildcard. "LoRA+", "C++" and "D^α" are plain words.
+  var SYNTAX_RE = /(^|[ \t\n\r\f\v])[+-][^ \t\n\r\f\v]|:|[^ \t\n\r\f\v]~[0-9]*($|[ \t\n\r\f\v])|\^[0-9]|\*/;
 
   function fold(text) {
     text = String(text).toLowerCase().normalize("NFKD").replace(COMBINING_RE, "").toLowerCase();
@@ -47,9 +66,40 @@
     return points.length > MAX_WORD ? points.slice(0, MAX_WORD).join("") : word;
   }
 
-  function normaliseWords(text) {
-    var parts = fold(text).replace(APOSTROPHE_RE, "").split(SEPARATOR_RE), words = [];
+  function splitWords(folded) {
+    var parts = folded.split(SEPARATOR_RE), words = [];
     for (var i = 0; i < parts.length; i++) if (parts[i]) words.push(capWord(parts[i]));
+    return words;
+  }
+
+  function normaliseWords(text) {
+    return splitWords(fold(text).replace(APOSTROPHE_RE, ""));
+  }
+
+  // [[words, pluses]] of each run of `folded` (lunr_index.py: folded_runs).
+  function foldedRuns(folded, pattern) {
+    var runs = [], m;
+    pattern.lastIndex = 0;
+    while ((m = pattern.exec(folded)) !== null) runs.push([splitWords(m[1]), Math.min(m[2].length, MAX_PLUSES)]);
+    return runs;
+  }
+
+  function compoundRuns(text, pattern) {
+    return foldedRuns(fold(text).replace(APOSTROPHE_RE, ""), pattern || INDEX_RUN_RE);
+  }
+
+  function compoundForms(words, pluses) {
+    var joined = words.join(""), forms = [];
+    if (pluses) forms.push(capWord(joined + new Array(pluses + 1).join(PLUS)));
+    if (words.length > 1) forms.push(capWord(joined));
+    return forms;
+  }
+
+  function tokenWords(text) {
+    var folded = fold(text).replace(APOSTROPHE_RE, ""), words = splitWords(folded);
+    if (words.length > 1 || folded.indexOf("+") >= 0) {
+      foldedRuns(folded, INDEX_RUN_RE).forEach(function (run) { words = words.concat(compoundForms(run[0], run[1])); });
+    }
     return words;
   }
 
@@ -221,12 +271,13 @@
   }
 
   // ---------------------------------------------------------------------------------------
-  // lunr pipeline functions, registered under the names the index's pipeline lists.
+  // lunr pipeline functions, registered under the names the index's pipeline lists (lunr.js is
+  // loaded for lunr query syntax only).
 
   var lunrLib = null;
 
   function normalisePipeline(token) {
-    var words = normaliseWords(token.toString());
+    var words = tokenWords(token.toString());
     if (!words.length) return undefined;
     if (words.length === 1) return token.update(function () { return words[0]; });
     return words.map(function (word) { return token.clone(function () { return word; }); });
@@ -244,6 +295,11 @@
     lunr.Pipeline.registeredFunctions.normalise = normalisePipeline;
     lunr.Pipeline.registeredFunctions.stemmer = stemmerPipeline;
     return lunr;
+  }
+
+  // The search pipeline on one word: its stems (lunr_index.SEARCH_PIPELINE).
+  function stems(word) {
+    return tokenWords(word).map(stemWord);
   }
 
   // ---------------------------------------------------------------------------------------
@@ -421,7 +477,22 @@
         break;
       }
     }
-    return { enc: enc, fields: fields, refs: refs, df: df, invertedIndex: invertedIndex, weights: weights, warm: byDocOf };
+    // Term t's postings in field f: document numbers (ascending) and their weights, as weights() makes them.
+    function postingList(f, t) {
+      var p = postingsOf(f), s = starts[f], from = s[t], to = s[t + 1], data = byDocOf(f), boost = enc.boosts[f];
+      var docs = p.docs.subarray(from, to), out = new Float64Array(to - from);
+      for (var i = 0; i < docs.length; i++) {
+        var d = docs[i], freq = p.tfs[from + i] + 1;
+        var norm = data.average ? k1 * (1 - b + b * (data.lengths[d] / data.average)) : 0;
+        var score = idf[t] * ((k1 + 1) * freq) / (norm + freq);
+        score *= boost;
+        var fixed = fixes ? fixes[f + ":" + d + ":" + t] : undefined;
+        out[i] = fixed === undefined ? Math.floor(score * 1000 + 0.5) / 1000 : fixed;
+      }
+      return { docs: docs, weights: out };
+    }
+    return { enc: enc, fields: fields, refs: refs, terms: terms, counts: counts, df: df, invertedIndex: invertedIndex,
+             weights: weights, postingList: postingList, warm: byDocOf };
   }
 
   // The compact form back into exactly the JSON Index.serialize() wrote.
@@ -475,19 +546,236 @@
   }
 
   // ---------------------------------------------------------------------------------------
-  // The as-you-type query (tests/support/search_oracle.py: plan_query, add_fuzzy, run_groups,
-  // search; the comment there explains the rules).
+  // Sources. A question a source cannot answer yet throws Missing: the names of the files to load.
 
-  var PREFIX_BOOST = 1, EXACT_BOOST = 10, FUZZY_BOOST = 0.2;
-  var MAX_EXPANSIONS = 40, MIN_PREFIX = 2, MIN_FUZZY = 4, FEW_RESULTS = 3;
-  var COMMON_SHARE = 0.4, COMMON_MIN = 1000, COMMON_FIELDS = ["title"];
+  function Missing(names) { this.names = names; }
 
-  function codePoints(s) { return Array.from(s).length; }
+  // Python's order of strings: by code point (JavaScript's < compares UTF-16 units, which differ
+  // past U+FFFF).
+  function compareTerms(a, b) {
+    var n = Math.min(a.length, b.length);
+    for (var i = 0; i < n; i++) {
+      var x = a.charCodeAt(i), y = b.charCodeAt(i);
+      if (x === y) continue;
+      if ((x >= 0xd800 && x <= 0xdfff) || (y >= 0xd800 && y <= 0xdfff)) return a.codePointAt(i) - b.codePointAt(i);
+      return x - y;
+    }
+    return a.length - b.length;
+  }
 
-  function shortestFirst(terms) {
-    var keyed = terms.map(function (t) { return [codePoints(t), t]; });
-    keyed.sort(function (x, y) { return x[0] - y[0] || (x[1] < y[1] ? -1 : x[1] > y[1] ? 1 : 0); });
-    return keyed.slice(0, MAX_EXPANSIONS).map(function (x) { return x[1]; });
+  function codePoints(s) {
+    var n = s.length;
+    for (var i = 0; i < s.length; i++) { var c = s.charCodeAt(i); if (c >= 0xdc00 && c <= 0xdfff) n--; }
+    return n;
+  }
+
+  // The first index i of sorted `terms` with terms[i] >= key.
+  function lowerBound(terms, key) {
+    var lo = 0, hi = terms.length;
+    while (lo < hi) { var mid = (lo + hi) >> 1; if (compareTerms(terms[mid], key) < 0) lo = mid + 1; else hi = mid; }
+    return lo;
+  }
+
+  function startsWith(term, prefix) { return term.lastIndexOf(prefix, 0) === 0; }
+
+  // One compact index (a site below search.SHARD_FROM papers) and its store: everything is loaded
+  // up front, so nothing is ever missing but lunr.js, for query syntax. `env`: {load(path,
+  // callback), global} (search.js; tests/js/load.js in Node).
+  function IndexSource(enc, store, env) {
+    var data = decode(enc);
+    this.env = env;
+    this.data = data;
+    this.enc = enc;
+    this.store = store;
+    this.fields = data.fields;
+    this.documents = data.refs.length;
+    this.number = Object.create(null);
+    for (var t = 0; t < data.terms.length; t++) this.number[data.terms[t]] = t;
+    this.sorted = data.terms.slice().sort(compareTerms);
+    this.index = null;
+  }
+  IndexSource.prototype.df = function (term) {
+    var t = this.number[term];
+    return t === undefined ? 0 : this.data.df[t];
+  };
+  IndexSource.prototype.count = function (term, f) {
+    var t = this.number[term];
+    return t === undefined ? 0 : this.data.counts[f][t];
+  };
+  IndexSource.prototype.termsWithPrefix = function (prefix) {
+    var out = [];
+    for (var i = lowerBound(this.sorted, prefix); i < this.sorted.length && startsWith(this.sorted[i], prefix); i++) out.push(this.sorted[i]);
+    return out;
+  };
+  IndexSource.prototype.postings = function (term, f) { return this.data.postingList(f, this.number[term]); };
+  IndexSource.prototype.need = function () { return []; };
+  IndexSource.prototype.load = function (names, callback) { loadLunr(this.env, callback); };
+  IndexSource.prototype.entry = function (d) {
+    var ref = this.data.refs[d], doc = this.store.docs[ref];
+    return doc ? { ref: ref, title: doc[0], url: doc[1], tags: doc[2], summary: doc[3] } : null;
+  };
+  IndexSource.prototype.allDocs = function () {
+    var out = [];
+    for (var d = 0; d < this.documents; d++) out.push(d);
+    return out;
+  };
+  IndexSource.prototype.tagDocs = function (slug) {
+    var self = this;
+    return this.allDocs().filter(function (d) { var e = self.entry(d); return e && e.tags.indexOf(slug) >= 0; });
+  };
+  // lunr query syntax: lunr.js over the whole index (lunr.js loaded by `search` when this throws).
+  IndexSource.prototype.syntaxSearch = function (text) {
+    if (!lunrLib) throw new Missing(["lunr"]);
+    if (!this.index) this.index = loadIndex(lunrLib, this.enc);
+    var number = Object.create(null), refs = this.data.refs;
+    for (var d = 0; d < refs.length; d++) number[refs[d]] = d;
+    return this.index.search(fold(text)).map(function (r) {
+      return { doc: number[r.ref], score: r.score, terms: termSet(Object.keys(r.matchData.metadata)) };
+    });
+  };
+
+  var LUNR_JS = "assets/vendor/lunr.js";  // papersite/urls.py LUNR_JS
+
+  var lunrWaiting = null;  // callbacks while lunr.js loads: it is loaded once, however many ask
+
+  function loadLunr(env, callback) {
+    if (lunrLib) { callback(null); return; }
+    if (lunrWaiting) { lunrWaiting.push(callback); return; }
+    lunrWaiting = [callback];
+    env.load(LUNR_JS, function (error) {
+      if (!error && !env.global.lunr) error = new Error("lunr.js did not load");
+      if (!error) register(env.global.lunr);
+      var callbacks = lunrWaiting;
+      lunrWaiting = null;
+      callbacks.forEach(function (cb) { cb(error); });
+    });
+  }
+
+  function termSet(list) {
+    var set = Object.create(null);
+    list.forEach(function (t) { set[t] = true; });
+    return set;
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // The as-you-type query (tests/support/search_query.py: the rules are explained there).
+
+  var PREFIX_BOOST = 1, EXACT_BOOST = 10, FUZZY_BOOST = 3;
+  var MAX_EXPANSIONS = 20, EXPANSION_BUDGET = 5000, MIN_PREFIX = 2, MIN_FUZZY = 4, FUZZY_KEEP = 2;
+  var ALPHABET = "abcdefghijklmnopqrstuvwxyz";
+  var COMMON_SHARE = 0.4, COMMON_MIN = 1000, COMMON_MAX = 20000, COMMON_FIELDS = ["title"];
+  // lunr's English stop words (lunr.stopWordFilter; tests/test_search.py checks the list).
+  var STOP_WORDS = termSet(("a able about across after all almost also am among an and any are as at be because been but by " +
+    "can cannot could dear did do does either else ever every for from get got had has have he her hers him his how however " +
+    "i if in into is it its just least let like likely may me might most must my neither no nor not of off often on only " +
+    "or other our own rather said say says she should since so some than that the their them then there these they this " +
+    "tis to too twas us wants was we were what when where which while who whom why will with would yet you your").split(" "));
+
+  function isSyntax(text) { return SYNTAX_RE.test(text); }
+
+  function queryUnits(text) {
+    var units = [];
+    String(text).split(SPACE_SPLIT_RE).forEach(function (token) {
+      compoundRuns(token, QUERY_RUN_RE).forEach(function (run) {
+        if (run[0].length) units.push({ words: run[0], forms: compoundForms(run[0], run[1]) });
+      });
+    });
+    return units;
+  }
+
+  function sameFrom(a, b, i, j) {  // a.slice(i) equals b.slice(j), arrays of code points
+    if (a.length - i !== b.length - j) return false;
+    for (; i < a.length; i++, j++) if (a[i] !== b[j]) return false;
+    return true;
+  }
+
+  // a and b (arrays of code points) differ by one dropped, added or changed character or two swapped neighbours.
+  function withinOneEdit(a, b) {
+    if (Math.abs(a.length - b.length) > 1) return false;
+    var i = 0;
+    while (i < a.length && i < b.length && a[i] === b[i]) i++;
+    if (a.length === b.length) {
+      if (i === a.length) return true;
+      return sameFrom(a, b, i + 1, i + 1) ||
+        (i + 1 < a.length && a[i] === b[i + 1] && a[i + 1] === b[i] && sameFrom(a, b, i + 2, i + 2));
+    }
+    return a.length < b.length ? sameFrom(a, b, i, i + 1) : sameFrom(a, b, i + 1, i);
+  }
+
+  function variants(word) {
+    var w = Array.from(word), n = w.length, out = [], i, c;
+    function join(parts) { return parts.join(""); }
+    for (i = FUZZY_KEEP; i <= n; i++) {
+      for (c = 0; c < ALPHABET.length; c++) out.push(join(w.slice(0, i).concat([ALPHABET[c]], w.slice(i))));
+      if (i < n) {
+        out.push(join(w.slice(0, i).concat(w.slice(i + 1))));
+        for (c = 0; c < ALPHABET.length; c++) {
+          if (ALPHABET[c] !== w[i]) out.push(join(w.slice(0, i).concat([ALPHABET[c]], w.slice(i + 1))));
+        }
+        if (i + 1 < n && w[i] !== w[i + 1]) out.push(join(w.slice(0, i).concat([w[i + 1], w[i]], w.slice(i + 2))));
+      }
+    }
+    return out;
+  }
+
+  function isCommon(source, term) {
+    var df = source.df(term);
+    return df > COMMON_MIN && (df > COMMON_SHARE * source.documents || df > COMMON_MAX);
+  }
+
+  function fieldsFor(source, term) {
+    var all = [], common = isCommon(source, term);
+    for (var f = 0; f < source.fields.length; f++) {
+      if (!common || COMMON_FIELDS.indexOf(source.fields[f]) >= 0) all.push(f);
+    }
+    return all;
+  }
+
+  function byLengthThenTerm(a, b) { return codePoints(a) - codePoints(b) || compareTerms(a, b); }
+
+  // Shortest first, at most MAX_EXPANSIONS, skipping a term that would pass EXPANSION_BUDGET.
+  function choose(source, candidates, exclude) {
+    var list = Object.keys(candidates).filter(function (t) { return !(t in exclude); }).sort(byLengthThenTerm);
+    var chosen = [], spent = 0;
+    for (var i = 0; i < list.length && chosen.length < MAX_EXPANSIONS; i++) {
+      var cost = 0;
+      fieldsFor(source, list[i]).forEach(function (f) { cost += source.count(list[i], f); });
+      if (spent + cost <= EXPANSION_BUDGET) { chosen.push(list[i]); spent += cost; }
+    }
+    return chosen;
+  }
+
+  function fuzzyCandidates(source, word, wordStems) {
+    var keep = Array.from(word).slice(0, FUZZY_KEEP).join(""), found = Object.create(null);
+    var starts = [word].concat(wordStems).map(function (s) { return Array.from(s); });
+    source.termsWithPrefix(keep).forEach(function (t) {
+      var points = Array.from(t);
+      if (starts.some(function (s) { return withinOneEdit(points, s); })) found[t] = true;
+    });
+    variants(word).forEach(function (variant) {
+      stems(variant).forEach(function (s) { if (startsWith(s, keep) && source.df(s)) found[s] = true; });
+    });
+    return found;
+  }
+
+  function wordGroup(source, word, last) {
+    var stop = word in STOP_WORDS;
+    if (stop && !last) return null;
+    var group = { word: word, exact: [], prefix: [], fuzzy: [], soft: false };
+    var wordStems = stop ? [] : stems(word);
+    group.exact = wordStems.filter(function (s) { return source.df(s) > 0; });
+    group.soft = group.exact.some(function (s) { return isCommon(source, s); });
+    if (last && codePoints(word) >= MIN_PREFIX) {
+      var found = Object.create(null);
+      unique([word].concat(wordStems)).forEach(function (start) {
+        source.termsWithPrefix(start).forEach(function (t) { found[t] = true; });
+      });
+      group.prefix = choose(source, found, termSet(group.exact));
+    }
+    if (!group.exact.length && !group.prefix.length && !stop && codePoints(word) >= MIN_FUZZY) {
+      group.fuzzy = choose(source, fuzzyCandidates(source, word, wordStems), {});
+    }
+    return group;
   }
 
   function unique(list) {
@@ -496,67 +784,20 @@
     return out;
   }
 
-  function expand(index, tokenSet, found, exclude) {
-    var terms = index.tokenSet.intersect(tokenSet).toArray();
-    for (var i = 0; i < terms.length; i++) if (!(terms[i] in exclude)) found[terms[i]] = true;
-  }
-
-  function isStopWord(word) {
-    return !lunrLib.stopWordFilter(new lunrLib.Token(word));
-  }
-
-  // Per index: the number of documents and, from expandIndex, lunr's document frequencies.
-  function stats(index) {
-    if (!index.papersite) index.papersite = { documents: Object.keys(index.fieldVectors).length / index.fields.length, df: null };
-    return index.papersite;
-  }
-
-  // lunr's own count for idf: documents with the term, once per field.
-  function documentFrequency(index, term) {
-    var posting = index.invertedIndex[term], df = stats(index).df;
-    if (df) return df[posting._index];
-    return index.fields.reduce(function (n, f) { return n + Object.keys(posting[f]).length; }, 0);
-  }
-
-  function isCommon(index, term) {
-    var df = documentFrequency(index, term);
-    return df > COMMON_MIN && df > COMMON_SHARE * stats(index).documents;
-  }
-
-  function planQuery(index, text) {
-    var words = normaliseWords(text), partial = text.length > 0 && !SPACE_RE.test(text), groups = [];
-    for (var i = 0; i < words.length; i++) {
-      var word = words[i], last = partial && i === words.length - 1, stop = isStopWord(word);
-      if (stop && !last) continue;
-      var group = { word: word, stems: stop ? [] : index.pipeline.runString(word), exact: [], prefix: [], fuzzy: [], soft: false };
-      group.exact = group.stems.filter(function (s) { return s in index.invertedIndex; });
-      group.soft = group.exact.some(function (s) { return isCommon(index, s); });
-      if (last && codePoints(word) >= MIN_PREFIX) {
-        var found = Object.create(null), taken = Object.create(null);
-        group.exact.forEach(function (s) { taken[s] = true; });
-        unique([word].concat(group.stems)).forEach(function (start) {
-          expand(index, lunrLib.TokenSet.fromString(start + "*"), found, taken);
-        });
-        group.prefix = shortestFirst(Object.keys(found));
+  function planQuery(source, text) {
+    var units = queryUnits(text), partial = text.length > 0 && !SPACE_RE.test(text), groups = [];
+    units.forEach(function (unit, u) {
+      var lastUnit = partial && u === units.length - 1;
+      for (var i = 0; i < unit.forms.length; i++) {
+        var group = wordGroup(source, unit.forms[i], lastUnit);
+        if (group && (group.exact.length || group.prefix.length)) { groups.push(group); return; }
       }
-      groups.push(group);
-    }
-    return groups;
-  }
-
-  function addFuzzy(index, groups) {
-    var added = false;
-    groups.forEach(function (group) {
-      if (codePoints(group.word) < MIN_FUZZY) return;
-      var found = Object.create(null), taken = Object.create(null);
-      group.exact.concat(group.prefix).forEach(function (s) { taken[s] = true; });
-      unique(group.stems.concat([group.word])).forEach(function (start) {
-        expand(index, lunrLib.TokenSet.fromFuzzyString(start, 1), found, taken);
+      unit.words.forEach(function (word, i) {
+        var group = wordGroup(source, word, lastUnit && i === unit.words.length - 1);
+        if (group) groups.push(group);
       });
-      group.fuzzy = shortestFirst(Object.keys(found));
-      added = added || group.fuzzy.length > 0;
     });
-    return added;
+    return groups;
   }
 
   function groupTerms(group) {
@@ -569,49 +810,189 @@
     return out;
   }
 
-  function runGroups(index, groups) {
-    var clauses = [], wanted = [];
-    var commonFields = index.fields.filter(function (f) { return COMMON_FIELDS.indexOf(f) >= 0; });
+  function clausesOf(source, groups) {
+    var clauses = [];
     groups.forEach(function (g) {
-      var terms = groupTerms(g), set = Object.create(null);
-      terms.forEach(function (c) { clauses.push(c); set[c[0]] = true; });
-      if (terms.length && !g.soft) wanted.push(set);
+      groupTerms(g).forEach(function (c) { clauses.push({ term: c[0], boost: c[1], fields: fieldsFor(source, c[0]) }); });
     });
-    if (!clauses.length) return { every: [], all: [] };
-    var results = index.query(function (q) {
-      clauses.forEach(function (c) {
-        var options = { usePipeline: false, boost: c[1] };
-        if (isCommon(index, c[0])) options.fields = commonFields;
-        q.term(c[0], options);
-      });
-    });
-    var every = results.filter(function (r) {
-      var matched = Object.keys(r.matchData.metadata);
-      return wanted.every(function (set) { return matched.some(function (t) { return t in set; }); });
-    });
-    return { every: every, all: results };
+    return clauses;
   }
 
-  // -> {results: lunr results, mode: "syntax" | "all" | "any" | "none", fuzzy, error}
-  function runSearch(index, text) {
-    if (!String(text).trim()) return { results: [], mode: "none", fuzzy: false, error: null };
-    if (SYNTAX_RE.test(text)) {
+  function popcount(x) {
+    x -= (x >>> 1) & 0x55555555;
+    x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+    return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+  }
+
+  // lunr's Index.query over the clauses (terms the index has, no wildcards), with its arithmetic
+  // in its order: a query vector per field (boosts summed), each (field, document) scored as
+  // dot(query, field vector) / |query|, the products summed in term order; a document's fields
+  // summed in the order they first matched; results in the order documents first matched, then
+  // sorted by score (a stable sort, as lunr's). search_query.py `score` is the same. Then the
+  // ranking (search_query.py `rank`): results matching more of the words first (of the words
+  // that must match, then of the common ones), by score within each: one stable sort. Which
+  // words a document matched is kept as bits (32 words to an Uint32Array).
+  // -> {results: [{doc, score, groups, common}] ranked, every: how many match every word that must}
+  function score(source, clauses, groups) {
+    var nDocs = source.documents, nFields = source.fields.length, f, i, b;
+    var blocks = Math.max(1, Math.ceil(groups.length / 32)), masks = [], wanted = new Uint32Array(blocks), common = new Uint32Array(blocks);
+    var termBits = Object.create(null);   // term -> the groups it belongs to, as bits
+    groups.forEach(function (g, k) {
+      var terms = groupTerms(g);
+      if (!terms.length) return;
+      (g.soft ? common : wanted)[k >> 5] |= 1 << (k & 31);
+      terms.forEach(function (c) { (termBits[c[0]] || (termBits[c[0]] = new Uint32Array(blocks)))[k >> 5] |= 1 << (k & 31); });
+    });
+    for (b = 0; b < blocks; b++) masks.push(new Uint32Array(nDocs));
+    var vectors = [], seen = Object.create(null), order = [], marked = new Uint8Array(nDocs * nFields);
+    for (f = 0; f < nFields; f++) vectors.push(Object.create(null));
+    clauses.forEach(function (clause) {
+      var bits = termBits[clause.term];
+      clause.fields.forEach(function (f) {
+        var v = vectors[f];
+        v[clause.term] = clause.term in v ? v[clause.term] + clause.boost : clause.boost;
+        var key = clause.term + "/" + f;
+        if (key in seen) return;
+        seen[key] = true;
+        var docs = source.postings(clause.term, f).docs;
+        for (var i = 0; i < docs.length; i++) {
+          var d = docs[i], at = f * nDocs + d;
+          if (!marked[at]) { marked[at] = 1; order.push(at); }
+          for (var b = 0; b < blocks; b++) masks[b][d] |= bits[b];
+        }
+      });
+    });
+    var dots = [], magnitude = [];
+    for (f = 0; f < nFields; f++) {
+      var terms = Object.keys(vectors[f]).sort(compareTerms), sum = 0, dot = new Float64Array(nDocs);
+      for (i = 0; i < terms.length; i++) {
+        var value = vectors[f][terms[i]], list = source.postings(terms[i], f);
+        sum += value * value;
+        for (var j = 0; j < list.docs.length; j++) dot[list.docs[j]] += value * list.weights[j];
+      }
+      dots.push(dot);
+      magnitude.push(Math.sqrt(sum));
+    }
+    var results = [], byDoc = new Int32Array(nDocs).fill(-1), nWanted = 0;
+    for (b = 0; b < blocks; b++) nWanted += popcount(wanted[b]);
+    for (i = 0; i < order.length; i++) {
+      f = Math.floor(order[i] / nDocs);
+      var d = order[i] - f * nDocs, s = dots[f][d] / magnitude[f] || 0;
+      if (byDoc[d] >= 0) { results[byDoc[d]].score += s; continue; }
+      var r = { doc: d, score: s, groups: 0, common: 0, position: results.length };
+      for (b = 0; b < blocks; b++) { r.groups += popcount(masks[b][d] & wanted[b]); r.common += popcount(masks[b][d] & common[b]); }
+      byDoc[d] = results.length;
+      results.push(r);
+    }
+    results.sort(function (x, y) { return y.groups - x.groups || y.common - x.common || y.score - x.score || x.position - y.position; });
+    var every = 0;
+    for (i = 0; i < results.length && results[i].groups === nWanted; i++) every++;
+    return { results: results, every: every };
+  }
+
+  // The index terms result `r` of a typed query matched (for highlighting): the clauses' terms
+  // whose postings, in the clauses' fields, hold its document.
+  function matchedTerms(source, clauses, r) {
+    var terms = Object.create(null);
+    clauses.forEach(function (c) {
+      if (c.term in terms) return;
+      c.fields.forEach(function (f) {
+        var docs = source.postings(c.term, f).docs, lo = 0, hi = docs.length;
+        while (lo < hi) { var mid = (lo + hi) >> 1; if (docs[mid] < r.doc) lo = mid + 1; else hi = mid; }
+        if (lo < docs.length && docs[lo] === r.doc) terms[c.term] = true;
+      });
+    });
+    return terms;
+  }
+
+  // -> {results: [{doc, score, groups, common}], mode: "syntax" | "all" | "some" | "any" | "none",
+  //     every: results (the first ones) matching every word, fuzzy: words matched by close
+  //     spellings, unmatched: words nothing matched, error, terms(result): the index terms it
+  //     matched}. Throws Missing.
+  function runQuery(source, text) {
+    var none = { results: [], mode: "none", every: 0, fuzzy: [], unmatched: [], error: null };
+    if (!String(text).trim()) return none;
+    if (isSyntax(text)) {
       try {
-        return { results: index.search(fold(text)), mode: "syntax", fuzzy: false, error: null };
+        return { results: source.syntaxSearch(text), mode: "syntax", every: 0, fuzzy: [], unmatched: [], error: null,
+                 terms: function (r) { return r.terms; } };
       } catch (err) {
-        if (err instanceof lunrLib.QueryParseError) return { results: [], mode: "syntax", fuzzy: false, error: err.message };
+        if (lunrLib && (err instanceof lunrLib.QueryParseError || err.name === "QueryParseError")) {
+          return { results: [], mode: "syntax", every: 0, fuzzy: [], unmatched: [], error: err.message };
+        }
         throw err;
       }
     }
-    var groups = planQuery(index, text), fuzzy = false;
-    var found = runGroups(index, groups);
-    if (found.every.length < FEW_RESULTS && addFuzzy(index, groups)) {
-      fuzzy = true;
-      found = runGroups(index, groups);
+    var groups = planQuery(source, text), clauses = clausesOf(source, groups);
+    var unmatched = groups.filter(function (g) { return !groupTerms(g).length && !(g.word in STOP_WORDS); }).map(function (g) { return g.word; });
+    if (!clauses.length) return { results: [], mode: "none", every: 0, fuzzy: [], unmatched: unmatched, error: null };
+    var wanted = source.need(clauses);
+    if (wanted.length) throw new Missing(wanted);
+    var scored = score(source, clauses, groups), results = scored.results, every = scored.every;
+    return {
+      results: results, every: every, error: null, unmatched: unmatched,
+      mode: !results.length ? "none" : every === results.length ? "all" : every ? "some" : "any",
+      fuzzy: groups.filter(function (g) { return g.fuzzy.length; }).map(function (g) { return g.word; }),
+      terms: function (r) { return r.terms || (r.terms = matchedTerms(source, clauses, r)); }
+    };
+  }
+
+  // runQuery, loading what the source lacks first: callback(outcome) (at once when nothing is
+  // missing, as with one index), or callback(null, error) when a file cannot be loaded.
+  function search(source, text, callback) {
+    var tries = 0, first = source.prefetch && !isSyntax(text) ? source.prefetch(lookups(text)) : [];
+    if (first.length) source.load(first, function (error) { if (error) callback(null, error); else attempt(); });
+    else attempt();
+    function attempt() {
+      var outcome;
+      try {
+        outcome = runQuery(source, text);
+      } catch (err) {
+        if (!(err instanceof Missing) || ++tries > 12) { callback(null, err); return; }
+        source.load(err.names, function (error) { if (error) callback(null, error); else attempt(); });
+        return;
+      }
+      callback(outcome, null);
     }
-    if (found.every.length) return { results: found.every, mode: "all", fuzzy: fuzzy, error: null };
-    if (found.all.length) return { results: found.all, mode: "any", fuzzy: fuzzy, error: null };
-    return { results: [], mode: "none", fuzzy: fuzzy, error: null };
+  }
+
+  // What planning a typed query looks up first, known from its text alone: {terms: every form,
+  // word and stem, prefixes: what the word being typed may begin}. A sharded source loads their
+  // buckets in one round before the query runs.
+  function lookups(text) {
+    var units = queryUnits(text), partial = text.length > 0 && !SPACE_RE.test(text), terms = [], prefixes = [];
+    units.forEach(function (unit, u) {
+      var last = partial && u === units.length - 1;
+      unit.forms.concat(unit.words).forEach(function (word, i) {
+        var wordStems = stems(word);
+        terms.push.apply(terms, wordStems);
+        if (last && (i < unit.forms.length || i === unit.forms.length + unit.words.length - 1) && codePoints(word) >= MIN_PREFIX) {
+          prefixes.push.apply(prefixes, unique([word].concat(wordStems)));
+        }
+      });
+    });
+    return { terms: unique(terms), prefixes: unique(prefixes) };
+  }
+
+  // The store entries of documents `docs`: callback(entries) once loaded (one index: at once), or
+  // callback(null, error).
+  function entries(source, docs, callback) {
+    var missing = Object.create(null), out = [];
+    docs.forEach(function (d) {
+      try {
+        out.push(source.entry(d));
+      } catch (err) {
+        if (!(err instanceof Missing)) throw err;
+        err.names.forEach(function (name) { missing[name] = true; });
+      }
+    });
+    var names = Object.keys(missing);
+    if (!names.length) { callback(out, null); return; }
+    source.load(names, function (error) {
+      if (error) { callback(null, error); return; }
+      try { out = docs.map(function (d) { return source.entry(d); }); } catch (err) { callback(null, err); return; }
+      callback(out, null);
+    });
   }
 
   // ---------------------------------------------------------------------------------------
@@ -623,25 +1004,58 @@
     return String(text).split(DISPLAY_SPLIT_RE);
   }
 
-  // `terms`: the index terms a result matched (the keys of lunr's matchData.metadata).
+  // The parts of a word that mixes capitals ("HyperGAN": Hyper, GAN), as the index has them
+  // (lunr_index.py: camel_parts).
+  var CAMEL_WORD_RE = /^[A-Za-z0-9]*(?:[a-z][A-Z]|[A-Z][A-Z][a-z])[A-Za-z0-9]*$/;
+  var CAMEL_PART_RE = /[A-Z]+(?=[A-Z][a-z]{2})|[A-Z]?[a-z]+|[A-Z]+[a-z]?|[0-9]+/g;
+
+  // `terms`: the index terms a result matched. A word is matched by itself, its stem, the
+  // joined form of its compounds or one of its capitalised parts.
   function wordMatches(word, terms) {
-    var words = normaliseWords(word);
+    var words = tokenWords(word);
+    if (CAMEL_WORD_RE.test(word)) words = words.concat((word.match(CAMEL_PART_RE) || []).filter(function (p) { return p.length >= 3; }).map(fold));
     for (var i = 0; i < words.length; i++) {
       if (words[i] in terms || stemWord(words[i]) in terms) return true;
     }
     return false;
   }
 
+  // A compound shown as words and hyphens ("Off-Policy"): matched by its joined form alone.
+  function compoundMatches(words, terms) {
+    var joined = fold(words.join("")).replace(APOSTROPHE_RE, "");
+    return joined in terms || stemWord(joined) in terms;
+  }
+
   var api = global.PapersiteSearch = global.PapersiteSearch || {};
   api.FORMAT = FORMAT;
   api.fold = fold;
   api.normaliseWords = normaliseWords;
+  api.tokenWords = tokenWords;
   api.stemWord = stemWord;
+  api.stems = stems;
   api.register = register;
   api.expandIndex = expandIndex;
   api.loadIndex = loadIndex;
-  api.runSearch = runSearch;
+  api.IndexSource = IndexSource;
+  api.Missing = Missing;
+  api.compareTerms = compareTerms;
+  api.lowerBound = lowerBound;
+  api.startsWith = startsWith;
+  api.termSet = termSet;
+  api.loadLunr = loadLunr;
+  api.decode = decode;
+  api.readVarints = readVarints;
+  api.decodeGaps = decodeGaps;
+  api.frontDecode = frontDecode;
+  api.runQuery = runQuery;
   api.planQuery = planQuery;
+  api.search = search;
+  api.entries = entries;
+  api.isSyntax = isSyntax;
+  api.isStopWord = function (word) { return word in STOP_WORDS; };
+  api.lookups = lookups;
   api.displayParts = displayParts;
   api.wordMatches = wordMatches;
+  api.compoundMatches = compoundMatches;
+  api.lunr = function () { return lunrLib; };
 })(typeof window !== "undefined" ? window : this);

@@ -1,19 +1,23 @@
 // Search: the header box on every page and the full results page (search.html?q=...&tag=...).
 //
 // Nothing is loaded on a plain page view. The first focus of (or typing in) a search box loads
-// search-core.js (normalisation, stemmer, index decoding and the query, which must agree with the
-// Python build), lunr.js, the index and the result store by inserting <script> elements (a fetch
-// would fail under file://); each file assigns a global. This file is only the page side, so
-// every page loads little.
+// search-core.js (normalisation, stemmer, the query, which must agree with the Python build),
+// search-shards.js, the index file and the store file by inserting <script> elements (a fetch
+// would fail under file://); each file assigns a global. The index file is the whole index on a
+// small site, or the meta of a sharded one: then each query loads the few files it needs (its
+// words' dictionary buckets and postings, the store chunks of the results shown).
+// lunr.js is loaded only for lunr query syntax. This file is only the page side, so every page
+// loads little.
 //
 // All text from the data is untrusted: the DOM is built with createElement and textContent only.
 (function (global) {
   "use strict";
 
-  // Paths relative to the site root: LUNR_JS, SEARCH_INDEX and SEARCH_STORE in papersite/urls.py,
-  // and static/search-core.js, which the build copies to assets/ with the rest of static/.
-  var PATHS = { core: "assets/search-core.js", lunr: "assets/vendor/lunr.js", index: "assets/search-index.js",
-                store: "assets/search-store.js" };
+  // Paths relative to the site root: SEARCH_INDEX and SEARCH_STORE in papersite/urls.py, and
+  // static/search-core.js and search-shards.js, which the build copies to assets/ with the rest of
+  // static/ (search-core.js knows lunr.js's and the shards' paths).
+  var PATHS = { core: "assets/search-core.js", index: "assets/search-index.js", store: "assets/search-store.js",
+                shards: "assets/search-shards.js" };
   var INDEX_GLOBAL = "PAPERSITE_INDEX";
   var STORE_GLOBAL = "PAPERSITE_STORE";
 
@@ -26,7 +30,7 @@
   // Loading.
 
   var root = document.documentElement.getAttribute("data-root") || "";
-  var state = "idle", index = null, store = null, waiting = [];
+  var state = "idle", source = null, store = null, waiting = [];
   api.state = function () { return state; };
   api.timings = {};
 
@@ -38,27 +42,27 @@
     script.onerror = function () { done(new Error("could not load " + path)); };
     document.head.appendChild(script);
   }
+  var env = { global: global, load: loadScript };
 
-  // Loads search-core.js, lunr.js, the index and the store in parallel; the index is expanded as
-  // soon as the first three are in, while the store may still be arriving.
+  // Loads search-core.js, the index file, the store file and search-shards.js in parallel (the
+  // last is used only when the index file is a sharded site's meta; loading it at once saves a
+  // round trip there, and costs a small site a few kilobytes).
   function whenReady(callback) {
     if (state === "ready" || state === "failed") { callback(); return; }
     waiting.push(callback);
     if (state !== "idle") return;
     state = "loading";
     api.timings.start = performance.now();
-    var have = { core: false, lunr: false, index: false, store: false }, failed = null, indexed = false;
-    function finish() {
-      if (state !== "loading") return;
-      if (!failed && !(indexed && have.store)) return;
+    var left = 4, failed = null;
+    function finish(error) {
       try {
-        if (failed) throw failed;
+        if (error) throw error;
         store = global[STORE_GLOBAL];
-        if (!store) throw new Error("search data missing");
-        api.query = function (text) { return api.runSearch(index, text); };
+        source = source || new api.IndexSource(global[INDEX_GLOBAL], store, env);
+        global[INDEX_GLOBAL] = undefined;
+        api.source = source;
+        api.query = function (text, done) { api.search(source, text, done); };
         state = "ready";
-        // Decode what the first query would otherwise decode, unless one comes first.
-        setTimeout(function () { index.papersite.warm(); api.timings.warm = performance.now(); }, 30);
       } catch (e) {
         state = "failed";
         api.error = String(e && e.message || e);
@@ -68,29 +72,37 @@
       waiting = [];
       callbacks.forEach(function (cb) { cb(); });
     }
-    function buildIndex() {
-      if (indexed || failed || !have.core || !have.lunr || !have.index) return;
-      try {
-        if (!api.loadIndex || !global.lunr || !global[INDEX_GLOBAL]) throw new Error("search data missing");
-        api.timings.loaded = performance.now();
-        index = api.loadIndex(global.lunr, global[INDEX_GLOBAL]);
-        global[INDEX_GLOBAL] = undefined;
-        api.timings.indexed = performance.now();
-        indexed = true;
-      } catch (e) {
-        failed = e;
+    function loaded(error) {
+      failed = failed || error;
+      if (--left) return;
+      if (failed) { finish(failed); return; }
+      var index = global[INDEX_GLOBAL], meta = index && index.shards;
+      if (!api.search || !index || !global[STORE_GLOBAL]) { finish(new Error("search data missing")); return; }
+      if (meta) {
+        try { source = new api.ShardSource(meta, global[STORE_GLOBAL], env); } catch (e) { finish(e); return; }
       }
+      finish(null);
     }
-    ["index", "lunr", "core", "store"].forEach(function (name) {
-      loadScript(PATHS[name], function (err) {
-        have[name] = true;
-        if (err) failed = failed || err;
-        buildIndex();
-        finish();
+    ["index", "core", "store", "shards"].forEach(function (name) { loadScript(PATHS[name], loaded); });
+  }
+  api.whenReady = whenReady;
+
+  // Runs `text` and loads the store entries of its first `count` results; done(outcome, entries)
+  // or done(null, null, error). Only the latest call of each `slot` answers: an answer that
+  // arrives after a newer query was typed is dropped.
+  var latest = {};
+  function run(slot, text, count, done) {
+    var ticket = latest[slot] = (latest[slot] || 0) + 1;
+    api.search(source, text, function (outcome, error) {
+      if (latest[slot] !== ticket) return;
+      if (error) { done(null, null, error); return; }
+      api.entries(source, outcome.results.slice(0, count).map(function (r) { return r.doc; }), function (entries, error) {
+        if (latest[slot] !== ticket) return;
+        if (error) done(null, null, error);
+        else done(outcome, entries, null);
       });
     });
   }
-  api.whenReady = whenReady;
 
   // ---------------------------------------------------------------------------------------
   // Showing results.
@@ -102,29 +114,31 @@
     return node;
   }
 
-  function matchedTerms(result) {
-    var terms = Object.create(null);
-    Object.keys(result.matchData.metadata).forEach(function (t) { terms[t] = true; });
-    return terms;
-  }
-
-  // Appends `text` to `parent`, each word whose stem matched wrapped in <mark>.
+  // Appends `text` to `parent`, each word (or hyphenated compound) that matched wrapped in <mark>.
   function appendHighlighted(parent, text, terms) {
-    var parts = api.displayParts(text), plain = "";
-    for (var i = 0; i < parts.length; i++) {
-      var part = parts[i];
-      if (i % 2 === 0 && part && api.wordMatches(part, terms)) {
-        if (plain) parent.appendChild(document.createTextNode(plain));
-        plain = "";
-        parent.appendChild(el("mark", null, part));
-      } else {
-        plain += part;
+    var parts = api.displayParts(text), plain = "", i = 0;
+    function mark(from, to) {
+      if (plain) parent.appendChild(document.createTextNode(plain));
+      plain = "";
+      parent.appendChild(el("mark", null, parts.slice(from, to + 1).join("")));
+      i = to + 1;
+    }
+    while (i < parts.length) {
+      if (i % 2 === 0 && parts[i]) {
+        var end = i, words = [parts[i]], found = -1;
+        while (end + 2 < parts.length && parts[end + 1] === "-" && parts[end + 2]) { end += 2; words.push(parts[end]); }
+        for (var j = end, n = words.length; j > i && found < 0; j -= 2, n--) {
+          if (api.compoundMatches(words.slice(0, n), terms)) found = j;
+        }
+        if (found < 0 && api.wordMatches(parts[i], terms)) found = i;
+        if (found >= 0) { mark(i, found); continue; }
       }
+      plain += parts[i];
+      i++;
     }
     if (plain) parent.appendChild(document.createTextNode(plain));
   }
 
-  function doc(ref) { return store.docs[ref]; }
   function tagName(slug) { var t = store.tags[slug]; return t ? t[0] : slug; }
   function tagUrl(slug) { var t = store.tags[slug]; return t ? root + t[1] : null; }
   function searchUrl(q, tag) {
@@ -132,16 +146,26 @@
     return tag ? url + "&tag=" + encodeURIComponent(tag) : url;
   }
 
-  function hasTag(ref, tag) { return !tag || doc(ref)[2].indexOf(tag) >= 0; }
-
   function tagIndexLink(text) {
     var a = el("a", null, text);
     a.href = root + store.tagIndex;
     return a;
   }
 
+  function quoted(words) {
+    return words.map(function (w) { return "\u201c" + w + "\u201d"; }).join(", ");
+  }
+
   function queryError(message) {
     return "That query can't be read (" + message + "). Try plain words, or see the examples above.";
+  }
+
+  // What a result list says besides its count: words nothing matched, close spellings.
+  function notes(outcome) {
+    var out = [];
+    if (outcome.unmatched.length) out.push("No paper has " + quoted(outcome.unmatched) + ".");
+    if (outcome.fuzzy.length) out.push("Close spellings of " + quoted(outcome.fuzzy) + " are included.");
+    return out.join(" ");
   }
 
   // --- the header box --------------------------------------------------------------------
@@ -151,7 +175,7 @@
   function setUpBox() {
     var input = document.getElementById("search-input"), popup = document.getElementById("search-popup");
     if (!input || !popup || !input.form) return;
-    var form = input.form, options = [], selected = -1, waiting = false;
+    var form = input.form, options = [], selected = -1, started = false;
     input.setAttribute("role", "combobox");
 
     function open() { popup.hidden = false; input.setAttribute("aria-expanded", "true"); }
@@ -178,42 +202,36 @@
       }
     }
 
-    function render() {
-      var q = input.value;
+    function show(q, outcome, entries) {
       clear();
-      if (!q.trim()) { close(); return; }
       open();
-      if (state !== "ready") {
-        if (state === "failed") message("Search could not be loaded.");
-        else message("Loading search…");
-        return;
-      }
-      var outcome = api.runSearch(index, q);
       if (outcome.error) { message(queryError(outcome.error)); return; }
       var results = outcome.results;
       if (!results.length) {
         message("No papers match \u201c" + q.trim() + "\u201d.", tagIndexLink("Browse by topic"));
         return;
       }
-      if (outcome.mode === "any") message("No paper has every word; these have some of them.");
+      var said = notes(outcome);
+      if (outcome.mode === "any") said = ("No paper has every word; these have some of them. " + said).trim();
+      if (said) message(said);
       var list = el("ol");
       list.setAttribute("role", "listbox");
       list.id = "search-popup-list";
-      results.slice(0, POPUP_LIMIT).forEach(function (result, i) {
-        var d = doc(result.ref);
+      entries.forEach(function (d, i) {
         if (!d) return;
-        var terms = matchedTerms(result), li = el("li"), a = el("a");
+        var terms = outcome.terms(results[i]), li = el("li"), a = el("a");
         li.id = "search-option-" + i;
         li.setAttribute("role", "option");
         li.setAttribute("aria-selected", "false");
-        a.href = root + d[1];
+        a.href = root + d.url;
         a.tabIndex = -1;
         var title = el("span", "result-title");
-        appendHighlighted(title, d[0], terms);
+        appendHighlighted(title, d.title, terms);
         a.appendChild(title);
-        if (d[2].length) a.appendChild(el("span", "result-tags", d[2].map(tagName).join(" · ")));
+        if (d.tags.length) a.appendChild(el("span", "result-tags", d.tags.map(tagName).join(" · ")));
+        if (outcome.mode === "some" && i >= outcome.every) a.appendChild(el("span", "result-partial", "Some of the words"));
         var snippet = el("span", "result-snippet");
-        appendHighlighted(snippet, d[3], terms);
+        appendHighlighted(snippet, d.summary, terms);
         a.appendChild(snippet);
         li.appendChild(a);
         list.appendChild(li);
@@ -227,11 +245,26 @@
       select(options.length ? 0 : -1);
     }
 
+    function render() {
+      var q = input.value;
+      if (!q.trim()) { latest.box = (latest.box || 0) + 1; clear(); close(); return; }
+      if (state !== "ready") {
+        clear();
+        open();
+        message(state === "failed" ? "Search could not be loaded." : "Loading search\u2026");
+        return;
+      }
+      run("box", q, POPUP_LIMIT, function (outcome, entries, error) {
+        if (error) { clear(); open(); message("Search could not be loaded."); return; }
+        show(q, outcome, entries);
+      });
+    }
+
     // The first use loads the search; what was typed meanwhile is shown when it is ready.
     function start() {
-      if (state === "ready" || waiting) return;
-      waiting = true;
-      whenReady(function () { waiting = false; if (document.activeElement === input) render(); });
+      if (state === "ready" || started) return;
+      started = true;
+      whenReady(function () { started = false; if (document.activeElement === input) render(); });
     }
 
     input.addEventListener("focus", function () {
@@ -254,7 +287,7 @@
         // otherwise the form submits to the search page
       } else if (event.key === "Escape") {
         event.preventDefault();
-        if (input.value || !popup.hidden) { input.value = ""; clear(); close(); }
+        if (input.value || !popup.hidden) { input.value = ""; latest.box = (latest.box || 0) + 1; clear(); close(); }
         else input.blur();
       }
     });
@@ -280,7 +313,9 @@
     var params = new URLSearchParams(location.search);
     input.value = params.get("q") || "";
     if (tagSelect) tagSelect.value = params.get("tag") || "";
-    var shownCount = 0, current = [], currentTerms = [];
+    // The list shown: result documents, their results (for the terms they matched, `termsOf`),
+    // whether each has every word.
+    var shown = { docs: [], terms: [], full: [], count: 0, every: 0, termsOf: null }, started = false;
 
     function tag() { return tagSelect ? tagSelect.value : ""; }
     function clearNode(node) { while (node.firstChild) node.removeChild(node.firstChild); }
@@ -290,23 +325,23 @@
       if (extra) { status.appendChild(document.createTextNode(" ")); status.appendChild(extra); }
     }
 
-    function card(ref, terms) {
-      var d = doc(ref), li = el("li", "paper-card"), h = el("h3", "paper-card-title"), a = el("a");
-      a.href = root + d[1];
-      appendHighlighted(a, d[0], terms);
+    function card(d, terms) {
+      var li = el("li", "paper-card"), h = el("h3", "paper-card-title"), a = el("a");
+      a.href = root + d.url;
+      appendHighlighted(a, d.title, terms);
       h.appendChild(a);
       li.appendChild(h);
       // The reading list's Save toggle (static/reading-list.js), beside the link, never inside it.
       if (window.papersiteReadingList) {
-        li.appendChild(window.papersiteReadingList.toggleButton(ref, d[0], d[1], { summary: d[3] }));
+        li.appendChild(window.papersiteReadingList.toggleButton(d.ref, d.title, d.url, { summary: d.summary }));
       }
       var p = el("p", "paper-card-summary result-snippet");
-      appendHighlighted(p, d[3], terms);
+      appendHighlighted(p, d.summary, terms);
       li.appendChild(p);
-      if (d[2].length) {
+      if (d.tags.length) {
         var chips = el("ul", "tag-chips");
         chips.setAttribute("aria-label", "Tags");
-        d[2].forEach(function (slug) {
+        d.tags.forEach(function (slug) {
           var item = el("li"), chip = el("a", "chip", tagName(slug)), url = tagUrl(slug);
           if (url) chip.href = url;
           item.appendChild(chip);
@@ -318,19 +353,26 @@
     }
 
     function showMore() {
-      var more = results.querySelector(".search-more");
-      if (more) results.removeChild(more);
-      current.slice(shownCount, shownCount + PAGE_SIZE).forEach(function (ref, i) {
-        results.appendChild(card(ref, currentTerms[shownCount + i]));
+      var more = results.querySelector(".search-more"), from = shown.count, ticket = latest.page;
+      var docs = shown.docs.slice(from, from + PAGE_SIZE);
+      api.entries(source, docs, function (entries, error) {
+        if (latest.page !== ticket) return;
+        if (error) { say("Search could not be loaded."); return; }
+        if (more) results.removeChild(more);
+        entries.forEach(function (d, i) {
+          var at = from + i;
+          if (at === shown.every && at > 0 && !shown.full[at]) results.appendChild(el("li", "search-divider", "Papers with some of the words"));
+          if (d) results.appendChild(card(d, shown.termsOf ? shown.termsOf(shown.terms[at]) : {}));
+        });
+        shown.count = Math.min(shown.docs.length, from + PAGE_SIZE);
+        if (shown.count < shown.docs.length) {
+          var li = el("li", "search-more"), button = el("button", null, "Show more results");
+          button.type = "button";
+          button.addEventListener("click", showMore);
+          li.appendChild(button);
+          results.appendChild(li);
+        }
       });
-      shownCount = Math.min(current.length, shownCount + PAGE_SIZE);
-      if (shownCount < current.length) {
-        var li = el("li", "search-more"), button = el("button", null, "Show more results");
-        button.type = "button";
-        button.addEventListener("click", showMore);
-        li.appendChild(button);
-        results.appendChild(li);
-      }
     }
 
     function remember(q, t) {
@@ -338,43 +380,76 @@
       try { history.replaceState(null, "", query); } catch (e) { /* file:// may refuse; the form still works */ }
     }
 
+    // The documents of topic `t` as a set (every document when there is none): done(set or null, error).
+    function topicDocs(t, done) {
+      if (!t) { done(null, null); return; }
+      var tries = 0;
+      (function attempt() {
+        try {
+          var set = new Uint8Array(source.documents);
+          source.tagDocs(t).forEach(function (d) { set[d] = 1; });
+          done(set, null);
+        } catch (err) {
+          if (!(err instanceof api.Missing) || ++tries > 2) { done(null, err); return; }
+          source.load(err.names, function (error) { if (error) done(null, error); else attempt(); });
+        }
+      })();
+    }
+
     function render() {
-      clearNode(results);
-      current = [];
-      currentTerms = [];
-      shownCount = 0;
-      var q = input.value, t = tag();
-      if (!q.trim() && !t) { say("Type a query to search every paper."); return; }
-      if (state !== "ready") { say(state === "failed" ? "Search could not be loaded." : "Loading search…"); return; }
+      var q = input.value, t = tag(), ticket = latest.page = (latest.page || 0) + 1;
+      function current() { return latest.page === ticket; }
+      function reset() { clearNode(results); shown = { docs: [], terms: [], full: [], count: 0, every: 0, termsOf: null }; }
+      if (!q.trim() && !t) { reset(); say("Type a query to search every paper."); return; }
+      if (state !== "ready") { say(state === "failed" ? "Search could not be loaded." : "Loading search\u2026"); return; }
       var where = t ? " in " + tagName(t) : "";
-      if (!q.trim()) {
-        Object.keys(store.docs).forEach(function (ref) { if (hasTag(ref, t)) { current.push(ref); currentTerms.push({}); } });
-        say(current.length + (current.length === 1 ? " paper" : " papers") + where + ".");
-        showMore();
-        return;
-      }
-      var outcome = api.runSearch(index, q);
-      if (outcome.error) { say(queryError(outcome.error)); return; }
-      outcome.results.forEach(function (r) {
-        if (doc(r.ref) && hasTag(r.ref, t)) { current.push(r.ref); currentTerms.push(matchedTerms(r)); }
+      topicDocs(t, function (inTopic, error) {
+        if (!current()) return;
+        if (error) { say("Search could not be loaded."); return; }
+        if (!q.trim()) {
+          reset();
+          shown.docs = source.allDocs().filter(function (d) { return inTopic[d]; });
+          shown.docs.forEach(function () { shown.terms.push({}); shown.full.push(true); });
+          shown.every = shown.docs.length;
+          say(shown.docs.length + (shown.docs.length === 1 ? " paper" : " papers") + where + ".");
+          showMore();
+          return;
+        }
+        api.search(source, q, function (outcome, error) {
+          if (!current()) return;
+          if (error) { say("Search could not be loaded."); return; }
+          reset();
+          if (outcome.error) { say(queryError(outcome.error)); return; }
+          shown.termsOf = outcome.terms;
+          outcome.results.forEach(function (r, i) {
+            if (inTopic && !inTopic[r.doc]) return;
+            shown.docs.push(r.doc);
+            shown.terms.push(r);
+            shown.full.push(outcome.mode !== "any" && i < (outcome.mode === "some" ? outcome.every : Infinity));
+          });
+          shown.every = shown.full.filter(Boolean).length;
+          var quote = "\u201c" + q.trim() + "\u201d", n = shown.docs.length, extra = notes(outcome);
+          if (!n) {
+            say(("No papers match " + quote + where + ". " + extra).trim(), tagIndexLink("Browse by topic instead."));
+            return;
+          }
+          var papers = function (k) { return k + (k === 1 ? " paper" : " papers"); };
+          var text;
+          if (!shown.every) text = "No paper has every word of " + quote + where + "; " + papers(n) + (n === 1 ? " has" : " have") + " some of them.";
+          else if (shown.every < n) text = papers(shown.every) + (shown.every === 1 ? " matches" : " match") + " every word of " + quote + where +
+            "; " + (n - shown.every) + " more " + (n - shown.every === 1 ? "has" : "have") + " some of them.";
+          else text = papers(n) + (n === 1 ? " matches " : " match ") + quote + where + ".";
+          say((text + " " + extra).trim());
+          showMore();
+        });
       });
-      var quoted = "\u201c" + q.trim() + "\u201d";
-      if (!current.length) {
-        say("No papers match " + quoted + where + ".", tagIndexLink("Browse by topic instead."));
-        return;
-      }
-      var one = current.length === 1, n = current.length + (one ? " paper" : " papers");
-      if (outcome.mode === "any") say("No paper has every word of " + quoted + where + "; " + n + (one ? " has" : " have") + " some of them.");
-      else say(n + (one ? " matches " : " match ") + quoted + where + (outcome.fuzzy ? " (including close spellings)." : "."));
-      showMore();
     }
 
     // Loads the search on first use and renders again once it is ready.
-    var waiting = false;
     function start() {
-      if (state === "ready" || waiting) return;
-      waiting = true;
-      whenReady(function () { waiting = false; render(); });
+      if (state === "ready" || started) return;
+      started = true;
+      whenReady(function () { started = false; render(); });
     }
     function update() { start(); render(); remember(input.value, tag()); }
     input.addEventListener("input", update);

@@ -26,7 +26,7 @@ from papersite.digests import digest
 from papersite.incremental import store as store_module
 from papersite.incremental.inputs import FileDigests, code_version
 from papersite.incremental.store import default_cache_path, delta_path, state_path
-from papersite.publish import exports, lunr_index
+from papersite.publish import exports, search_terms
 from papersite.pipeline import BuildOptions, WarmCache, build
 
 SAMPLE = REPO / "tests" / "fixtures" / "ml-sample.jsonl"
@@ -417,17 +417,17 @@ def test_an_input_file_is_read_again_only_when_its_size_or_time_changed(tmp_path
 def test_after_an_edit_the_search_index_tokenises_only_the_edited_paper(proj, tmp_path, monkeypatch, jobs):
     build(options(proj, jobs=jobs))
     tokenised = tmp_path / "tokenised.txt"   # a file: with two jobs the index is built in a forked worker
-    field_counts = lunr_index.MemoBuilder._field_counts
+    tokenise = search_terms.tokenise_documents
 
-    def counting(self, name, value):
+    def counting(values, tokeniser):
         with tokenised.open("a", encoding="utf-8") as log:
-            log.write(name + "\n")
-        return field_counts(self, name, value)
+            log.write(f"{len(values)}\n")
+        return tokenise(values, tokeniser)
 
-    monkeypatch.setattr(lunr_index.MemoBuilder, "_field_counts", counting)
+    monkeypatch.setattr(search_terms, "tokenise_documents", counting)
     edit(first_paper(proj), "\n---\n", "\n---\nSearchable edit.\n\n")
     assert build(options(proj, jobs=jobs)).rendered > 0
-    assert tokenised.read_text(encoding="utf-8").split() == [name for name, _ in lunr_index.FIELDS]
+    assert tokenised.read_text(encoding="utf-8").split() == ["1"]   # one batch, of the edited paper alone
     assert_same_as_clean(proj, tmp_path)
 
 

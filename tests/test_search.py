@@ -1,9 +1,10 @@
-"""Search, Python side and Python/JavaScript agreement (issue 3).
+"""Search, Python side and Python/JavaScript agreement (issues 3 and 13).
 
 The browser half (static/search-core.js) is checked here in Node over the same built files: the
 stemmer port, the normalisation, the compact index expansion and the queries must give what
-lunr.py gives. The real-browser checks are in test_search_browser.py; speed and size at 5,000
-papers are in bench/search.py.
+the Python mirror (tests/support/search_query.py) gives, and that what lunr.py gives. Sharded
+sites are in test_search_shards.py, the real-browser checks in test_search_browser.py; speed,
+size and quality at 5,000 and 100,000 papers in bench/search.py.
 """
 
 from __future__ import annotations
@@ -27,16 +28,18 @@ from lunr.stemmer import porter_stemmer
 from lunr.stop_word_filter import WORDS as STOP_WORDS
 
 from papersite import urls
-from papersite.publish import lunr_index, search, search_codec
-from support import search_oracle as oracle
 from papersite.cli import main
+from papersite.publish import lunr_index, search, search_codec, search_shards, search_terms
+from support import search_oracle as oracle
+from support import search_query
 
 NODE = shutil.which("node")
 needs_node = pytest.mark.skipif(NODE is None, reason="node is not installed")
 JS = REPO / "tests" / "js"
 CORE_JS = REPO / "static" / "search-core.js"  # the half of the browser's search that mirrors Python
 
-# Papers that exercise what the shipped corpus lacks: accents, -ay/-ey words, authors, markup.
+# Papers that exercise what the shipped corpus lacks: accents, -ay/-ey words, authors, markup,
+# compounds and symbols.
 EXTRA_PAPERS = {
     "renyi-cafe.md": paper_text(
         id="extra-0001", slug="renyi-cafe", title='"Rényi divergences at the café"', tags="[learning-theory]",
@@ -49,16 +52,23 @@ EXTRA_PAPERS = {
         authors="[Ada Lovelace]",
         body="Arrays and delays: a survey of displays, keys and relays, with Shapley-like attributions.",
     ),
+    "kmeans-seeding.md": paper_text(
+        id="extra-0003", slug="kmeans-seeding", title="'Analyzing $D^\\alpha$ seeding for k-means++ in C++'",
+        tags="[optimization]", authors="[Ada Lovelace]",
+        body="Off-policy pre-processing with LoRA+ adapters: a k-means study.",
+    ),
 }
 
-# plain, prefix, fuzzy, field, presence, accents, -ey/-ay words, several words, nothing, errors
+# plain, prefix, fuzzy, field, presence, accents, -ey/-ay words, several words, nothing, errors,
+# compounds and symbols
 QUERIES = [
     "shapley", "Shapley", "SHAPLEY", "shap", "shapl", "shaply", "diffusion", "diffu", "reinforcement learning",
     "reinforcement learn", "robust", "robst", "robust~1", "title:shapley", "title:diffusion", "tags:interpretability",
     "+diffusion -video", "+reinforcement +shapley", "-video diffusion", "-video", "-video -diffusion", "Renyi", "rényi", "RÉNYI", "cafe", "café",
     "naive", "lukasz", "zoe", "array", "arrays", "delay", "display", "key", "keys", "relay", "learner's",
     "video generation", "the", "the video", "xyzzyqq", "shapley xyzzyqq", "title:", "nosuchfield:word", "shap*", "*ley",
-    "diffusion^10 video", "O(sqrt K)", "k", "  ", "multi-agent",
+    "diffusion^10 video", "O(sqrt K)", "k", "  ", "multi-agent", "multiagent", "offpolicy", "off-policy", "preprocessing",
+    "kmeans", "k-means++", "LoRA+", "C++", "D^α seeding", "reinforcemnt learnin", "shapley guidance", "gr",
 ]
 
 
@@ -96,7 +106,7 @@ def index(compact) -> Index:
 
 
 def node(*args) -> dict:
-    result = subprocess.run([NODE, *map(str, args)], capture_output=True, text=True, timeout=120, check=False)
+    result = subprocess.run([NODE, *map(str, args)], capture_output=True, text=True, timeout=300, check=False)
     assert result.returncode == 0, result.stderr
     return json.loads(result.stdout)
 
@@ -132,6 +142,7 @@ def as_json(value):
     ("“quoted” — dash… ×2", ["quoted", "dash", "2"]),
     ("ﬁne ＡＢＣ x²", ["fine", "abc", "x2"]),
     ("αβ-divergence", ["αβ", "divergence"]),
+    ("Dᵅ seeding", ["dα", "seeding"]),  # superscript alpha: NFKD gives a Latin alpha, folded to Greek
     ("", []),
     ("...", []),
 ])
@@ -139,13 +150,45 @@ def test_normalise_words(text, words):
     assert lunr_index.normalise_words(text) == words
 
 
+@pytest.mark.parametrize("token, words", [
+    ("off-policy,", ["off", "policy", "offpolicy"]),
+    ("Pre-Processing", ["pre", "processing", "preprocessing"]),
+    ("(k-means++)", ["k", "means", "kmeansplusplus", "kmeans"]),
+    ("C++", ["c", "cplusplus"]),
+    ("LoRA+:", ["lora", "loraplus"]),
+    ("a+b", ["a", "b"]),                        # a plus inside a word is no suffix
+    ("o(n)-time", ["o", "n", "time"]),          # only words joined by hyphens alone are compounds
+    ("state-of-the-art", ["state", "of", "the", "art", "stateoftheart"]),
+    ("x^2", ["x", "2"]),                        # the index joins at hyphens only; a query also at ^ and _
+    ("plain", ["plain"]),
+])
+def test_token_words(token, words):
+    assert lunr_index.token_words(token) == words
+
+
+def test_query_units_join_hyphens_carets_and_underscores():
+    assert search_query.query_units("off-policy D^α x_i LoRA+ C++ plain") == [
+        (["off", "policy"], ["offpolicy"]), (["d", "α"], ["dα"]), (["x", "i"], ["xi"]),
+        (["lora"], ["loraplus"]), (["c"], ["cplusplus"]), (["plain"], [])]
+
+
 def test_fold_keeps_query_syntax():
     assert lunr_index.fold("Title:Rényi +Café -VIDEO robust~1 shap*") == "title:renyi +cafe -video robust~1 shap*"
+
+
+@pytest.mark.parametrize("text, syntax", [
+    ("title:shapley", True), ("+diffusion -video", True), ("robust~1", True), ("robust~", True), ("shap*", True),
+    ("diffusion^10", True), ("-video", True), ("LoRA+", False), ("C++", False), ("D^α seeding", False),
+    ("multi-agent", False), ("state-of-the-art", False), ("a ~ b", False), ("k-means++", False),
+])
+def test_what_counts_as_lunr_syntax(text, syntax):
+    assert search_query.is_syntax(text) is syntax
 
 
 def test_long_runs_are_cut():
     word = "y" * 5000  # would overflow the stemmer's recursion uncut
     assert lunr_index.normalise_words(word) == ["y" * lunr_index.MAX_WORD]
+    assert all(len(w) <= lunr_index.MAX_WORD for w in lunr_index.token_words("-".join(["y" * 50] * 4) + "++"))
 
 
 def test_pipeline_functions_are_registered_by_name(index):
@@ -166,6 +209,8 @@ def test_index_fields_refs_and_terms(site, compact, index, store):
     assert "renyi-cafe" in index.inverted_index["renyi"]["title"]
     assert "renyi-cafe" in index.inverted_index["lukasz"]["authors"]
     assert "renyi-cafe" in index.inverted_index["theori"]["tags"]  # the tag's name, "Learning theory"
+    for term in ("offpolici", "preprocess", "kmean", "kmeansplusplu", "cplusplu", "loraplu", "dα"):  # compounds, symbols
+        assert "kmeans-seeding" in {ref for f in index.fields for ref in index.inverted_index[term][f]}, term
     junk = [t for t in index.inverted_index if re.search(r"[\x00-\x2f\x3a-\x60\x7b-\x7f]", t)]
     assert junk == []  # no punctuation, markup or LaTeX left in any term
 
@@ -191,6 +236,12 @@ def test_store(site, store):
     assert (site / store["tagIndex"]).is_file()
 
 
+def test_a_small_site_is_one_small_download(site):
+    assert not (site / search_shards.DIRECTORY).exists()
+    shipped = (site / urls.SEARCH_INDEX).read_bytes() + (site / urls.SEARCH_STORE).read_bytes()
+    assert len(gzip.compress(shipped, 9)) < 20_000
+
+
 def test_files_are_deterministic(tmp_path, site):
     again = build_project(tmp_path / "again", EXTRA_PAPERS)
     for path in (urls.SEARCH_INDEX, urls.SEARCH_STORE):
@@ -209,28 +260,31 @@ def test_compact_index_is_a_third_of_plain_json_or_less(site, compact, index):
     assert len(gzip.compress(shipped, 9)) * 3 <= len(gzip.compress(plain, 9))
 
 
-# --- the memoised build and the compact encoding ----------------------------------------------
+# --- the term counts and the compact encoding -------------------------------------------------
 
-def shipped_documents(site: Path) -> list[dict]:
-    from papersite.inputs.config import load_config
-    from papersite.inputs.papers import load_content
+def shipped_site(site: Path):
     from papersite.enrich.listings import list_site, paper_pages
     from papersite.enrich.texts import render_texts
     from papersite.errors import Report
+    from papersite.inputs.config import load_config
+    from papersite.inputs.papers import load_content
 
     report = Report()
     root = site.parent
     papers, taxonomy, _ = load_content(root / "content", report)
-    return search.search_documents(list_site(load_config(root / "site.yml"), taxonomy, paper_pages(papers, render_texts(papers, report)[0])))
+    return list_site(load_config(root / "site.yml"), taxonomy, paper_pages(papers, render_texts(papers, report)[0]))
 
 
 @pytest.fixture(scope="module")
 def documents(site) -> list[dict]:
-    return shipped_documents(site)
+    return search.search_documents(shipped_site(site))
 
 
-def test_memoised_build_equals_plain_lunr(documents):
-    ours, plain = lunr_index.build_index(documents), oracle.plain_index(documents)
+PIPELINE = ["normalise", "stemmer"]
+
+
+def test_term_counts_equal_plain_lunr(documents):
+    ours, plain = search_terms.build_index(documents), oracle.plain_index(documents)
     assert canonical(as_json(ours.serialize())) == canonical(as_json(plain.serialize()))
     for q in QUERIES:
         try:
@@ -244,9 +298,31 @@ def test_memoised_build_equals_plain_lunr(documents):
         assert [r["score"] for r in got] == pytest.approx([r["score"] for r in expected]), q
 
 
+def test_counts_kept_between_builds_give_the_same_index(documents):
+    cold, state = search_terms.count_terms(documents)
+    edited = [dict(d, body=d["body"] + " brandnewword") if i == 3 else d for i, d in enumerate(documents)]
+    warm, state2 = search_terms.count_terms(edited, state)
+    fresh, _ = search_terms.count_terms(edited)
+    assert warm.terms == fresh.terms and "brandnewword" in warm.terms
+    for a, b in zip(warm.postings, fresh.postings):
+        for name in ("terms", "docs", "tfs", "lengths"):
+            assert getattr(a, name).tolist() == getattr(b, name).tolist()
+    unchanged = [k for k in state if k != search_terms.VOCABULARY and state2.get(k) is state[k]]
+    assert len(unchanged) == len(documents) - 1   # the others' entries are the same objects: a small delta
+
+
+def test_a_vocabulary_of_unused_terms_is_renumbered(documents, monkeypatch):
+    _, state = search_terms.count_terms(documents)
+    monkeypatch.setattr(search_terms, "BATCH", 7)
+    state = dict(state, **{search_terms.VOCABULARY: state[search_terms.VOCABULARY] + tuple(f"unused{i}" for i in range(30_000))})
+    counts, new = search_terms.count_terms(documents, state)
+    assert len(new[search_terms.VOCABULARY]) < 30_000 and counts.terms == search_terms.count_terms(documents)[0].terms
+
+
 def test_compact_encoding_round_trips_exactly(documents, compact, index):
-    built = lunr_index.build_index(documents)
-    assert oracle.expand_index(as_json(search_codec.encode_index(built))) == as_json(built.serialize())
+    built = search_terms.build_index(documents)
+    counts = search_terms.count_terms(documents)[0]
+    assert oracle.expand_index(as_json(search_codec.encode_index(counts, PIPELINE))) == as_json(built.serialize())
     assert oracle.expand_index(compact) == as_json(built.serialize())  # the shipped file too
     for q in QUERIES:
         try:
@@ -263,25 +339,27 @@ def test_fixes_carry_weights_the_browser_would_round_differently(documents, monk
     # the expansion exact all the same.
     monkeypatch.setattr(search_codec, "js_round3", lambda x: math.floor(x * 1000) / 1000)
     monkeypatch.setattr(search_codec, "NEAR_HALF", 1.0)
-    built = lunr_index.build_index(documents)
-    encoded = as_json(search_codec.encode_index(built))
+    counts = search_terms.count_terms(documents)[0]
+    encoded = as_json(search_codec.encode_index(counts, PIPELINE))
     assert len(encoded["fix"]) > 100
-    assert oracle.expand_index(encoded) == as_json(built.serialize())
+    assert oracle.expand_index(encoded) == as_json(search_terms.build_index(documents).serialize())
 
 
 WORD = st.sampled_from(["shapley", "Rényi", "café", "array", "key", "delays", "learner's", "the", "O(n)", "x²",
-                        "state-of-the-art", "ﬁne", "robust", "robustness", "a", "ÆSIR", "—", "3.14", "yyyy"])
+                        "state-of-the-art", "ﬁne", "robust", "robustness", "a", "ÆSIR", "—", "3.14", "yyyy", "C++",
+                        "off-policy", "k-means++", "a\u2028b", "x\u3000y"])
 TEXT = st.lists(WORD, max_size=30).map(" ".join)
 DOC = st.fixed_dictionaries({"title": TEXT, "tags": TEXT, "authors": TEXT, "body": TEXT})
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(DOC, min_size=1, max_size=8))
-def test_memo_build_and_encoding_on_generated_documents(docs):
+def test_term_counts_and_encoding_on_generated_documents(docs):
     docs = [{"ref": f"doc-{i}", **d} for i, d in enumerate(docs)]
-    ours = lunr_index.build_index(docs)
+    ours = search_terms.build_index(docs)
     assert canonical(as_json(ours.serialize())) == canonical(as_json(oracle.plain_index(docs).serialize()))
-    assert oracle.expand_index(as_json(search_codec.encode_index(ours))) == as_json(ours.serialize())
+    encoded = search_codec.encode_index(search_terms.count_terms(docs)[0], PIPELINE)
+    assert oracle.expand_index(as_json(encoded)) == as_json(ours.serialize())
 
 
 def test_encoding_round_trips_edge_cases():
@@ -290,8 +368,9 @@ def test_encoding_round_trips_edge_cases():
         {"ref": "empty", "title": "", "tags": "", "authors": "", "body": ""},
         {"ref": "y" * 100, "title": "É" * 70, "tags": None, "authors": "Zoë", "body": "the a an"},
     ]
-    built = lunr_index.build_index(docs)
-    assert oracle.expand_index(as_json(search_codec.encode_index(built))) == as_json(built.serialize())
+    built = search_terms.build_index(docs)
+    encoded = search_codec.encode_index(search_terms.count_terms(docs)[0], PIPELINE)
+    assert oracle.expand_index(as_json(encoded)) == as_json(built.serialize())
 
 
 def test_varints_and_front_coding_round_trip():
@@ -302,65 +381,137 @@ def test_varints_and_front_coding_round_trip():
     assert oracle.front_decode(search_codec.front_code(terms)) == terms
 
 
+def test_segments_encode_as_their_parts_would():
+    import numpy as np
+
+    rng = random.Random(5)
+    for _ in range(200):
+        lists = [[rng.randint(0, 2 ** rng.randint(0, 36)) for _ in range(rng.randint(0, 6))] for _ in range(rng.randint(1, 5))]
+        bounds = np.concatenate([[0], np.cumsum([len(x) for x in lists])])
+        flat = np.array([x for part in lists for x in part], dtype=np.int64)
+        assert search_codec.varint_segments(flat, bounds) == [search_codec.varints(x) for x in lists]
+        n_docs = rng.randint(1, 3000)
+        docs = [sorted(rng.sample(range(n_docs), min(n_docs, rng.randint(0, 40)))) for _ in lists]
+        flat = np.array([d for part in docs for d in part], dtype=np.int64)
+        terms = np.array([i for i, part in enumerate(docs) for _ in part], dtype=np.int64)
+        counts = np.array([len(x) for x in docs])
+        segments = search_codec.rice_segments(search_codec.gaps_of(flat, terms), search_codec.rice_ks(counts, n_docs)[terms],
+                                              np.concatenate([[0], np.cumsum(counts)]))
+        from support.shard_oracle import decode_gaps
+        assert [decode_gaps(s, [len(d)], n_docs)[0] for s, d in zip(segments, docs)] == docs
+
+
 # --- queries (Python side) --------------------------------------------------------------------
+
+def typed(index, q):
+    return oracle.search(index, q)
+
 
 def test_shapley_finds_fastsverl_first(index):
     for q in ("shapley", "Shapley", "shap", "shapl", "shaply", "title:shapley", "shapley values"):
-        assert refs(oracle.search(index, q).results)[0] == "fastsverl", q
+        assert refs(typed(index, q).results)[0] == "fastsverl", q
 
 
 def test_accents_and_case_fold(index):
     for q in ("Renyi", "rényi", "RÉNYI", "cafe", "café", "naive", "lukasz", "zoe"):
-        assert "renyi-cafe" in refs(oracle.search(index, q).results), q
+        assert "renyi-cafe" in refs(typed(index, q).results), q
 
 
 def test_words_ending_in_vowel_y(index):
     for q in ("array", "delay", "display", "key", "keys", "relay"):
-        found = refs(oracle.search(index, q).results)
-        assert "array-delay" in found, q
+        assert "array-delay" in refs(typed(index, q).results), q
 
 
 def test_query_syntax_passes_through(index):
-    assert refs(oracle.search(index, "title:shapley").results) == ["fastsverl"]
-    outcome = oracle.search(index, "+diffusion -video")
+    assert refs(typed(index, "title:shapley").results) == ["fastsverl"]
+    outcome = typed(index, "+diffusion -video")
     assert outcome.mode == "syntax" and outcome.results
     with_video = {ref for field in index.fields for ref in index.inverted_index["video"][field]}
     with_diffusion = {ref for field in index.fields for ref in index.inverted_index["diffus"][field]}
     assert set(refs(outcome.results)) == with_diffusion - with_video
-    assert "dtw-certified-robust-defense" in refs(oracle.search(index, "robust~1").results)
+    assert "dtw-certified-robust-defense" in refs(typed(index, "robust~1").results)
 
 
 def test_unparseable_query_is_an_error_not_an_exception(index):
     for q in ("title:", "nosuchfield:word"):
-        outcome = oracle.search(index, q)
+        outcome = typed(index, q)
         assert outcome.error and outcome.results == []
 
 
-def test_every_word_must_match_before_any_word(index):
-    outcome = oracle.search(index, "shapley reinforcement")
-    assert outcome.mode == "all" and refs(outcome.results) == ["fastsverl"]
-    outcome = oracle.search(index, "shapley guidance")  # both words exist, never in one paper
+def test_every_word_first_then_fewer(index):
+    outcome = typed(index, "shapley reinforcement")
+    assert outcome.mode == "some" and outcome.every == 1 and refs(outcome.results)[0] == "fastsverl"
+    # then the papers with one of the words: none hidden
+    shapley_or_rl = {ref for t in ("shaplei", "reinforc") for f in index.fields for ref in index.inverted_index[t][f]}
+    assert set(refs(outcome.results)) == shapley_or_rl
+    outcome = typed(index, "shapley guidance")  # both words exist, never in one paper
     assert outcome.mode == "any" and {"fastsverl", "prior-guidance"} <= set(refs(outcome.results))
-    outcome = oracle.search(index, "shapley xyzzyqq")  # a word no paper has is left out
-    assert outcome.mode == "all" and refs(outcome.results) == refs(oracle.search(index, "shapley").results)
-    assert oracle.search(index, "xyzzyqq").mode == "none"
+    outcome = typed(index, "shapley xyzzyqq")  # a word no paper has is left out, and said so
+    assert outcome.mode == "all" and refs(outcome.results) == refs(typed(index, "shapley").results)
+    assert outcome.unmatched == ["xyzzyqq"]
+    assert typed(index, "xyzzyqq").mode == "none"
+
+
+def test_papers_with_more_of_the_words_rank_first(index):
+    outcome = typed(index, "shapley values reinforcement policy video")
+    groups = [r["groups"] for r in outcome.results]
+    assert groups == sorted(groups, reverse=True) and groups[0] > groups[-1]
+
+
+def test_a_misspelt_word_is_corrected_not_dropped(index):
+    # ("reinforcment" would not do: the stemmer makes it "reinforc", a word the index has.)
+    outcome = typed(index, "reinforcemnt shapley")
+    assert outcome.fuzzy == ["reinforcemnt"] and refs(outcome.results)[0] == "fastsverl"
+    assert outcome.every == 1      # the misspelt word counts: only FastSVERL has both
+    assert typed(index, "shapley").fuzzy == []      # a word the index has is never respelt
+    assert typed(index, "arrays delay").fuzzy == []
+
+
+def test_compounds_find_each_other(index):
+    for q in ("offpolicy", "off-policy", "preprocessing", "pre-processing", "kmeans", "k-means"):
+        assert refs(typed(index, q).results)[0] == "kmeans-seeding", q
+
+
+def test_symbols_are_plain_words(index):
+    for q in ("LoRA+", "C++", "D^α seeding", "k-means++"):
+        outcome = typed(index, q)
+        assert outcome.mode != "syntax" and not outcome.error and refs(outcome.results)[0] == "kmeans-seeding", q
 
 
 def test_common_terms_count_in_titles_only(index, monkeypatch):
-    # On a large site a term in most documents is looked up in titles only and need not match
-    # (bench/search.py checks this path against the browser on the real corpus).
-    monkeypatch.setattr(oracle, "COMMON_MIN", 0)
-    monkeypatch.setattr(oracle, "COMMON_SHARE", 0.3)
-    assert oracle.is_common(index, "reinforc") and not oracle.is_common(index, "shaplei")
+    # On a large site a term in most documents is looked up in titles only and need not match.
+    monkeypatch.setattr(search_query, "COMMON_MIN", 0)
+    monkeypatch.setattr(search_query, "COMMON_SHARE", 0.3)
+    source = oracle.IndexSource(index)
+    assert search_query.is_common(source, "reinforc") and not search_query.is_common(source, "shaplei")
     titles = set(index.inverted_index["reinforc"]["title"])
-    found = refs(oracle.search(index, "reinforcement").results)
+    found = refs(typed(index, "reinforcement").results)
     assert found and set(found) <= titles
-    outcome = oracle.search(index, "shapley reinforcement")
-    assert outcome.mode == "all" and refs(outcome.results)[0] == "fastsverl"
-    assert set(refs(outcome.results)) == set(refs(oracle.search(index, "shapley").results))
+    outcome = typed(index, "shapley reinforcement")   # only "shapley" must match; titles with "reinforcement" follow
+    shapley = refs(typed(index, "shapley").results)
+    assert outcome.mode == "some" and outcome.every == len(shapley) and refs(outcome.results)[0] == "fastsverl"
+    assert set(refs(outcome.results)) == set(shapley) | titles
 
 
-# --- Python and the browser agree (lunr.js in Node over the shipped files) ---------------------
+def test_expansions_stop_at_the_budget(index, monkeypatch):
+    source = oracle.IndexSource(index)
+    unlimited = search_query.plan_query(source, "re")[0].prefix
+    monkeypatch.setattr(search_query, "EXPANSION_BUDGET", 40)
+    limited = search_query.plan_query(source, "re")[0].prefix
+    assert limited and len(limited) < len(unlimited) and set(limited) < set(unlimited)
+    assert sum(source.count(t, f) for t in limited for f in source.fields) <= 40
+
+
+def test_own_scores_equal_lunr_index_query(index):
+    source = oracle.IndexSource(index)
+    for q in QUERIES:
+        if not q.strip() or search_query.is_syntax(q):
+            continue
+        ours = search_query.score(source, search_query.clauses_of(source, search_query.plan_query(source, q)))
+        assert [(source.ref(r["ref"]), r["score"]) for r in ours] == search_query.lunr_scores(index, source, q), q
+
+
+# --- Python and the browser agree (search-core.js in Node over the shipped files) ---------------
 
 def stem_sample() -> list[str]:
     lines = (JS / "stem_words.txt").read_text(encoding="utf-8").splitlines()
@@ -387,11 +538,13 @@ def test_stemmer_port_matches_lunr_py(tmp_path):
 @needs_node
 def test_normalisation_matches(tmp_path):
     texts = ["Rényi café", "Łukasz Ørsted Straße", "learner’s", "O(√K) — i.e. 1/2", "ﬁne ＡＢＣ x²", "İstanbul",
-             "ΟΔΟΣ", "a\u00a0b\u2009c", "emoji 🙂 word", "x" * 100, "tab\tnew\nline", "<script>", "Title:Rényi +Café"]
-    (tmp_path / "texts.json").write_text(json.dumps({"normalise": texts, "fold": texts}), encoding="utf-8")
+             "ΟΔΟΣ", "a\u00a0b\u2009c", "emoji 🙂 word", "x" * 100, "tab\tnew\nline", "<script>", "Title:Rényi +Café",
+             "off-policy,", "(k-means++)", "C++", "LoRA+:", "a+b", "o(n)-time", "Dᵅ", "x‐y‑z", "-".join(["y" * 50] * 3) + "++"]
+    (tmp_path / "texts.json").write_text(json.dumps({"normalise": texts, "fold": texts, "tokens": texts}), encoding="utf-8")
     got = node(JS / "words.js", CORE_JS, tmp_path / "texts.json")
     assert got["normalise"] == [lunr_index.normalise_words(t) for t in texts]
     assert got["fold"] == [lunr_index.fold(t) for t in texts]
+    assert got["tokens"] == [lunr_index.token_words(t) for t in texts]
 
 
 @needs_node
@@ -399,13 +552,14 @@ def test_stop_words_match(tmp_path):
     words = sorted(STOP_WORDS) + stem_sample()[:500]
     (tmp_path / "w.json").write_text(json.dumps({"stop": words}), encoding="utf-8")
     got = node(JS / "words.js", CORE_JS, tmp_path / "w.json", REPO / "node_modules" / "lunr" / "lunr.js")
-    assert got["stop"] == [w in STOP_WORDS for w in words]
+    assert got["stop"] == [w in STOP_WORDS for w in words]      # search-core.js's own list
+    assert got["lunrStop"] == [w in STOP_WORDS for w in words]  # lunr.js's
 
 
 @needs_node
 def test_browser_expands_the_index_lunr_py_wrote(site, documents):
     got = node(JS / "expand_index.js", site)
-    expected = as_json(lunr_index.build_index(documents).serialize())
+    expected = as_json(search_terms.build_index(documents).serialize())
     assert got["expanded"] == expected
     loaded = got["loaded"]  # what lunr.js's Index.toJSON gives back after Index.load
     assert loaded["invertedIndex"] == expected["invertedIndex"]
@@ -413,15 +567,22 @@ def test_browser_expands_the_index_lunr_py_wrote(site, documents):
         sorted(map(tuple, [(r, tuple(v)) for r, v in expected["fieldVectors"]]))
 
 
+def assert_node_agrees(got: dict, source, queries) -> None:
+    """Node's outcomes (tests/js/search_site.js) equal the Python mirror's over `source`, score for score."""
+    for q in queries:
+        outcome = search_query.search(source, q)
+        js = got["typed"][q]
+        assert (refs(outcome.results), [r["score"] for r in outcome.results], outcome.mode, outcome.every,
+                outcome.fuzzy, outcome.unmatched, bool(outcome.error)) == \
+               (js["refs"], js["scores"], js["mode"], js["every"], js["fuzzy"], js["unmatched"], bool(js["error"])), q
+
+
 @needs_node
 def test_queries_agree(site, index, tmp_path):
     (tmp_path / "q.json").write_text(json.dumps(QUERIES), encoding="utf-8")
     got = node(JS / "search_site.js", site, tmp_path / "q.json")
+    assert_node_agrees(got, oracle.IndexSource(index), QUERIES)
     for q in QUERIES:
-        outcome = oracle.search(index, q)
-        js = got["typed"][q]
-        assert (refs(outcome.results), outcome.mode, outcome.fuzzy, bool(outcome.error)) == \
-               (js["refs"], js["mode"], js["fuzzy"], bool(js["error"])), q
         if not q.strip():
             continue  # a query with no clauses: lunr.js returns every document, lunr.py none (search() never asks)
         try:
@@ -435,20 +596,34 @@ def test_queries_agree(site, index, tmp_path):
 
 @needs_node
 def test_search_js_uses_the_paths_in_urls(tmp_path):
-    (tmp_path / "w.json").write_text("{}", encoding="utf-8")
     script = "const {loadApi} = require(process.argv[1]); process.stdout.write(JSON.stringify(loadApi(process.argv[2]).PATHS));"
     result = subprocess.run([NODE, "-e", script, str(JS / "load.js"), str(REPO / "static" / "search.js")],
                             capture_output=True, text=True, check=True)
-    assert json.loads(result.stdout) == {"core": urls.asset_path(CORE_JS.name), "lunr": urls.LUNR_JS,
-                                         "index": urls.SEARCH_INDEX, "store": urls.SEARCH_STORE}
+    assert json.loads(result.stdout) == {"core": urls.asset_path(CORE_JS.name), "index": urls.SEARCH_INDEX,
+                                         "store": urls.SEARCH_STORE, "shards": urls.asset_path("search-shards.js")}
+    assert (REPO / "static" / "search-shards.js").is_file()
+    assert f'LUNR_JS = "{urls.LUNR_JS}"' in CORE_JS.read_text(encoding="utf-8")
+    assert f'DIRECTORY = "{search_shards.DIRECTORY}/"' in (REPO / "static" / "search-shards.js").read_text(encoding="utf-8")
 
 
 def test_search_js_mirrors_the_python_constants():
     source = CORE_JS.read_text(encoding="utf-8")
-    assert "[" + lunr_index.SEPARATOR_CLASS + "]+" in source
-    for name in ("PREFIX_BOOST", "EXACT_BOOST", "FUZZY_BOOST", "MAX_EXPANSIONS", "MIN_PREFIX", "MIN_FUZZY", "FEW_RESULTS",
-                 "FORMAT", "MAX_WORD", "COMMON_SHARE", "COMMON_MIN"):
-        value = next(getattr(module, name) for module in (oracle, search_codec, lunr_index) if hasattr(module, name))
+    shards = (REPO / "static" / "search-shards.js").read_text(encoding="utf-8")
+    assert 'SEPARATOR_CLASS = "' + lunr_index.SEPARATOR_CLASS.replace("\\", "\\\\") + '"' in source
+    assert 'INDEX_JOINERS = "' + lunr_index.INDEX_JOINERS.replace("\\", "\\\\") + '"' in source
+    assert 'QUERY_JOINERS = INDEX_JOINERS + "' + lunr_index.QUERY_JOINERS[len(lunr_index.INDEX_JOINERS):].replace("\\", "\\\\") + '"' in source
+    assert "var SYNTAX_RE = /" + search_query.SYNTAX_RE.pattern.replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r") \
+        .replace("\f", "\\f").replace("\v", "\\v") + "/;" in source
+    for name in ("PREFIX_BOOST", "EXACT_BOOST", "FUZZY_BOOST", "MAX_EXPANSIONS", "EXPANSION_BUDGET", "MIN_PREFIX", "MIN_FUZZY",
+                 "FUZZY_KEEP", "COMMON_SHARE", "COMMON_MIN", "COMMON_MAX", "FORMAT", "MAX_WORD", "MAX_PLUSES"):
+        value = next(getattr(module, name) for module in (search_query, search_codec, lunr_index) if hasattr(module, name))
         assert re.search(rf"\b{name} = {re.escape(str(value))}\b", source), name
     for name in ("DIGITS", "VARINT_END", "VARINT_MORE"):
         assert f'{name} = "{getattr(search_codec, name)}"' in source, name
+    assert f'PLUS = "{lunr_index.PLUS}"' in source and f'ALPHABET = "{search_query.ALPHABET}"' in source
+    assert f"COMMON_FIELDS = {json.dumps(list(search_query.COMMON_FIELDS))}" in source
+    for name in ("FORMAT", "MAX_NAME"):
+        assert re.search(rf"\b{name} = {getattr(search_shards, name)}\b", shards), name
+    assert f'REGISTRY = "{search_shards.GLOBAL}"' in shards
+    for letter, folded in lunr_index.LETTER_FOLDS.items():
+        assert f'"{letter}": "{folded}"' in source, letter

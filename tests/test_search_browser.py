@@ -3,7 +3,9 @@
 From file:// and from an HTTP server that serves the site under a sub-path: type, see the
 right paper first, press Enter and land on it; the results page with its tag filter; lunr
 syntax, unparseable queries and no results; nothing loaded on a plain page view; no console
-errors; untrusted text stays text.
+errors; untrusted text stays text. A sharded site (issue 13) from file:// and over HTTP: prefix,
+typo and field queries, the topic filter, only the files a query needs; the search page at
+phone width.
 """
 
 from __future__ import annotations
@@ -20,7 +22,8 @@ from conftest import REPO, build_args, make_project, paper_text
 
 from papersite.cli import main
 
-SEARCH_FILES = ("search-core.js", "search-index.js", "search-store.js", "vendor/lunr.js")
+SEARCH_FILES = ("search-core.js", "search-index.js", "search-store.js", "search-shards.js", "vendor/lunr.js")
+FIRST_USE = ("search-core.js", "search-index.js", "search-store.js", "search-shards.js")  # lunr.js only for query syntax
 
 EXTRA_PAPERS = {
     "renyi-cafe.md": paper_text(
@@ -123,7 +126,7 @@ def test_from_a_nested_page_over_http(http_base, page):
     assert href.startswith("../papers/")
     page.wait_for_function("() => window.PapersiteSearch.state() === 'ready'")
     loaded = search_requests(page)
-    assert sorted(u.rsplit("/", 1)[-1] for u in loaded) == ["lunr.js", "search-core.js", "search-index.js", "search-store.js"]
+    assert sorted(u.rsplit("/", 1)[-1] for u in loaded) == sorted(FIRST_USE)
     assert all(u.startswith(http_base + "assets/") for u in loaded)
     assert page.console_errors == []
 
@@ -267,5 +270,113 @@ def test_plain_page_views_load_nothing(site, http_base, page):
     assert [u for u in requests if u.endswith(SEARCH_FILES)] == []
     page.focus("#search-input")  # first use loads them
     page.wait_for_function("() => window.PapersiteSearch.state() === 'ready'")
-    assert len([u for u in requests if u.endswith(SEARCH_FILES)]) == len(SEARCH_FILES)
+    assert sorted(u.rsplit("/", 1)[-1] for u in requests if u.endswith(SEARCH_FILES)) == sorted(FIRST_USE)
+    assert page.console_errors == []
+
+
+# --- partial matches, close spellings, a phone --------------------------------------------
+
+def test_papers_with_some_of_the_words_follow(site, page):
+    page.goto(file_url(site, "search.html") + "?q=" + quote("shapley reinforcement"))
+    page.wait_for_selector("#search-page-results li.search-divider")
+    titles = page.locator("#search-page-results .paper-card-title").all_inner_texts()
+    assert titles[0].startswith("FastSVERL") and len(titles) > 2
+    assert "every word" in page.inner_text("#search-status")
+    assert page.console_errors == []
+
+
+def test_a_misspelt_word_says_so(site, page):
+    page.goto(file_url(site, "search.html") + "?q=" + quote("reinforcemnt shapley"))
+    page.wait_for_selector("#search-page-results li.paper-card")
+    assert page.locator("#search-page-results .paper-card-title").first.inner_text().startswith("FastSVERL")
+    assert "Close spellings of \u201creinforcemnt\u201d" in page.inner_text("#search-status")
+    page.goto(file_url(site, "search.html") + "?q=" + quote("shapley"))
+    page.wait_for_selector("#search-page-results li.paper-card")
+    assert "Close spellings" not in page.inner_text("#search-status")   # a word the index has is not respelt
+    assert page.console_errors == []
+
+
+def test_the_search_page_fits_a_phone(site, browser):
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    try:
+        phone = context.new_page()
+        for query in ("", "?q=learning", "?q=learning&tag=reinforcement-learning"):
+            phone.goto(file_url(site, "search.html") + query)
+            phone.wait_for_timeout(300)
+            assert phone.evaluate("document.documentElement.scrollWidth") <= 390, query
+    finally:
+        context.close()
+
+
+# --- a sharded site ------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def sharded(site, tmp_path_factory) -> Path:
+    from test_search_shards import sharded_copy
+
+    return sharded_copy(site, tmp_path_factory.mktemp("sharded-browser") / "site")
+
+
+def test_file_url_search_on_a_sharded_site(sharded, page):
+    requested = []
+    page.on("request", lambda r: requested.append(r.url))
+
+    def shard_requests(page) -> list[str]:   # file:// loads leave no resource timing entries
+        return [n.rsplit("/", 1)[-1] for n in requested if "/assets/search/" in n]
+
+    page.goto(file_url(sharded, "papers/fastsverl.html"))
+    type_query(page, "shap")                       # a prefix, as typed
+    assert first_option(page).locator(".result-title").inner_text().startswith("FastSVERL")
+    loaded = shard_requests(page)
+    total = len(list((sharded / "assets" / "search").iterdir()))
+    assert loaded and len(loaded) < total / 10 and all(n[0] in "dps" for n in loaded)
+    page.fill("#search-input", "")
+    type_query(page, "shaply values ")            # a typo
+    page.wait_for_function("() => { const o = document.querySelector('#search-popup li[role=option] .result-title');"
+                           " return o && o.textContent.startsWith('FastSVERL'); }")
+    assert "Close spellings" in page.inner_text("#search-popup")
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
+    assert page.url.endswith("/papers/fastsverl.html")
+    page.goto(file_url(sharded, "search.html") + "?q=" + quote("title:shapley"))   # a field
+    page.wait_for_selector("#search-page-results li.paper-card")
+    assert page.locator("#search-page-results li.paper-card").count() == 1
+    page.goto(file_url(sharded, "search.html") + "?q=learning&tag=reinforcement-learning")   # the topic filter
+    page.wait_for_selector("#search-page-results li.paper-card")
+    assert "t-reinforcement-learning.js" in shard_requests(page)
+    cards = page.locator("#search-page-results li.paper-card")
+    for i in range(cards.count()):
+        assert "Reinforcement learning" in cards.nth(i).locator(".tag-chips").inner_text()
+    page.goto(file_url(sharded, "search.html") + "?tag=optimization")   # a topic alone
+    page.wait_for_selector("#search-page-results li.paper-card")
+    assert page.console_errors == [] and page.dialogs == []
+
+
+def test_http_search_on_a_sharded_site(sharded, page, tmp_path):
+    www = tmp_path / "www"
+    shutil.copytree(sharded, www / "sub")
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(www)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        base = f"http://127.0.0.1:{server.server_address[1]}/sub/"
+        page.goto(base + "index.html")
+        type_query(page, "diffusion")
+        assert first_option(page).locator("a").get_attribute("href").startswith("papers/")
+        assert "search-shards.js" in [u.rsplit("/", 1)[-1] for u in search_requests(page)]
+        page.goto(base + "search.html?q=" + quote("+diffusion -video"))
+        page.wait_for_selector("#search-page-results li.paper-card")
+        assert "AAPT" not in page.inner_text("#search-page-results")
+        assert page.console_errors == []
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()
+
+
+def test_a_compound_in_any_spelling_is_highlighted_whole(site, page):
+    page.goto(file_url(site, "search.html") + "?q=multiagent")
+    page.wait_for_selector("#search-page-results mark")
+    marks = page.locator("#search-page-results .paper-card-title mark").all_inner_texts()
+    assert "multi-agent" in marks   # "Decentralized multi-agent SSPs ...", found by its joined spelling
     assert page.console_errors == []

@@ -1,16 +1,24 @@
-"""The Lunr index as lunr.py builds it, several times faster: text normalisation, the pipelines, MemoBuilder.
+"""The Lunr index's text rules: normalisation, compounds, the pipelines; and the index as lunr.py would build it.
 
 What is built here is read by `static/search-core.js`; the two must agree exactly:
 
 - Text normalisation (`normalise`, in both the index and the search pipeline) folds case and
   accents and splits on punctuation. search-core.js registers a function under the same
   name with the same rules, so queries are normalised like the documents were.
+- Compounds: a field is split into tokens at white space only (lunr splits at hyphens too), so
+  the normaliser sees "off-policy" whole. It gives the words ("off", "policy") and the joined
+  compound ("offpolicy"): every spelling of a hyphenated compound finds the others. A word
+  followed by "+" or "++" ("LoRA+", "C++") is also indexed with the pluses spelt out
+  ("loraplus", "cplusplus"), so such names can be told apart from the plain word.
+- Capitals: "HyperGAN" is indexed as "hypergan" and also under its parts "hyper" and "gan"
+  (`camel_parts`, added to the title and abstract by `indexed_document`), so GAN finds HyperGAN.
 - The stemmer: lunr.py 0.8 keeps the original Porter rule for "y" ("shapley" -> "shaplei")
   where lunr.js 2.3.9 does not ("shapley"). The browser registers an exact port of lunr.py's
   stemmer under the name `stemmer`, so a query is stemmed as its document was.
-- The index is built by `MemoBuilder`: lunr's Builder with the pipeline run once per distinct
-  token, several times faster than a plain `lunr()` call (bench/search.py measures both;
-  tests/support/search_oracle.py has the plain call the tests compare against).
+- The term counts come from `search_terms.count_terms` (vectorised, kept between builds);
+  `LazyIndex` makes lunr's inverted index and field vectors from them with lunr's arithmetic,
+  for Python queries and the tests (tests/support/search_oracle.py has the plain `lunr()` call
+  it must equal).
 """
 
 from __future__ import annotations
@@ -18,9 +26,6 @@ from __future__ import annotations
 import math
 import re
 import unicodedata
-from collections import Counter
-from collections.abc import Iterable
-from itertools import chain
 
 from lunr.builder import Builder
 from lunr.index import Index
@@ -29,20 +34,19 @@ from lunr.stemmer import stemmer
 from lunr.stop_word_filter import stop_word_filter
 from lunr.token import Token
 from lunr.token_set import TokenSet
-from lunr.tokenizer import Tokenizer
 from lunr.vector import Vector
-
-from ..digests import text_digest
 
 # (name, boost): the title counts most, then topics, then authors, then the abstract.
 FIELDS = (("title", 10), ("tags", 5), ("authors", 3), ("body", 1))
+K1, B = 1.2, 0.75  # lunr's BM25 parameters (Builder's defaults)
 
 # ---------------------------------------------------------------------------------------------
 # Normalisation. Mirrored character for character in static/search-core.js (`normaliseWords`).
 
-# Letters NFKD leaves alone but a reader types without the accent.
+# Letters NFKD leaves alone but a reader types without the accent; and the Latin look-alikes
+# NFKD makes of superscript Greek letters (mathtext writes $D^\\alpha$ as "Dᵅ", NFKD "Dɑ").
 LETTER_FOLDS = {"ß": "ss", "æ": "ae", "œ": "oe", "ø": "o", "ł": "l", "đ": "d", "ð": "d",
-                "þ": "th", "ı": "i", "ħ": "h", "ŀ": "l", "ς": "σ"}
+                "þ": "th", "ı": "i", "ħ": "h", "ŀ": "l", "ς": "σ", "ɑ": "α", "ɛ": "ε", "ɩ": "ι", "ɸ": "φ"}
 LETTER_FOLD_RE = re.compile("[" + "".join(LETTER_FOLDS) + "]")
 COMBINING_RE = re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
 APOSTROPHE_RE = re.compile("['\u2019\u02bc]")
@@ -53,6 +57,22 @@ SEPARATOR_CLASS = ("\\x00-\\x2f\\x3a-\\x60\\x7b-\\xbf\\xd7\\xf7\\u2000-\\u2bff\\
                    "\\u3000-\\u303f\\ufe10-\\ufe1f\\ufe30-\\ufe6f\\uff00-\\uffff")
 SEPARATOR_RE = re.compile("[" + SEPARATOR_CLASS + "]+")
 MAX_WORD = 64  # code points; longer runs are cut (they are never words, and the stemmer recurses)
+# Compounds: words joined by these characters, then at most MAX_PLUSES "+" not followed by a
+# word. The index joins at hyphens (a hyphen, U+2010, U+2011); a query also at "^" and "_", as
+# mathtext writes x^2 and x_i as "x²" and "xᵢ", which fold to "x2" and "xi".
+INDEX_JOINERS = "\\-\\u2010\\u2011"
+QUERY_JOINERS = INDEX_JOINERS + "\\^_"
+MAX_PLUSES = 2
+PLUS = "plus"
+
+
+def run_regex(joiners: str) -> re.Pattern:
+    word = "[^" + SEPARATOR_CLASS + "]+"
+    return re.compile(f"({word}(?:[{joiners}]{word})*)(\\+*)(?![^{SEPARATOR_CLASS}])")
+
+
+INDEX_RUN_RE = run_regex(INDEX_JOINERS)
+QUERY_RUN_RE = run_regex(QUERY_JOINERS)
 
 
 def fold(text: str) -> str:
@@ -65,13 +85,86 @@ def fold(text: str) -> str:
 def normalise_words(text: str) -> list[str]:
     """The words of `text` as the index stores them before stemming: folded, apostrophes dropped
     ("learner's" -> "learners"), split on punctuation ("o(n)" -> "o", "n")."""
-    words = SEPARATOR_RE.split(APOSTROPHE_RE.sub("", fold(text)))
-    return [w[:MAX_WORD] for w in words if w]
+    return split_words(APOSTROPHE_RE.sub("", fold(text)))
+
+
+def split_words(folded: str) -> list[str]:
+    return [w[:MAX_WORD] for w in SEPARATOR_RE.split(folded) if w]
+
+
+def compound_runs(text: str, pattern: re.Pattern = INDEX_RUN_RE) -> list[tuple[list[str], int]]:
+    """The runs of words of `text` joined by the pattern's joiners, each as (its words, how many
+    "+" follow it, at most MAX_PLUSES): "k-means++ and C++" -> ([k, means], 2), ([and], 0), ([c], 2)."""
+    return folded_runs(APOSTROPHE_RE.sub("", fold(text)), pattern)
+
+
+def folded_runs(folded: str, pattern: re.Pattern) -> list[tuple[list[str], int]]:
+    return [(split_words(m.group(1)), min(len(m.group(2)), MAX_PLUSES)) for m in pattern.finditer(folded)]
+
+
+def compound_forms(words: list[str], pluses: int) -> list[str]:
+    """A run's joined spellings, most specific first: "k-means++" -> ["kmeansplusplus", "kmeans"]."""
+    joined = "".join(words)
+    forms = [(joined + PLUS * pluses)[:MAX_WORD]] if pluses else []
+    if len(words) > 1:
+        forms.append(joined[:MAX_WORD])
+    return forms
+
+
+def token_words(text: str) -> list[str]:
+    """What the index stores for one token (text between white space): its words, then the joined
+    forms of its compounds: "off-policy," -> ["off", "policy", "offpolicy"]."""
+    folded = APOSTROPHE_RE.sub("", fold(text))
+    words = split_words(folded)
+    if len(words) > 1 or "+" in folded:
+        for parts, pluses in folded_runs(folded, INDEX_RUN_RE):
+            words += compound_forms(parts, pluses)
+    return words
+
+
+# Parts of a word whose capitals mark its parts ("HyperGAN", "LightGBM", "GANLoss", "xLSTM"): a
+# capitalised run or a lower-case one, a run of capitals before a capitalised word, digits.
+CAMEL_TURN_RE = re.compile("[a-z](?=[A-Z])|[A-Z](?=[A-Z][a-z])")   # where a word turns: found in one pass
+ALNUM = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+CAMEL_PART_RE = re.compile("[A-Z]+(?=[A-Z][a-z]{2})|[A-Z]?[a-z]+|[A-Z]+[a-z]?|[0-9]+")
+MIN_CAMEL_PART = 3
+CAMEL_FIELDS = ("title", "body")
+
+
+def camel_parts(text: str) -> list[str]:
+    """The parts (of MIN_CAMEL_PART letters or more) of the words of `text` that mix capitals and
+    small letters: "HyperGAN and LightGBM" -> ["Hyper", "GAN", "Light", "GBM"]. They are indexed
+    beside the words (`indexed_document`), so "GAN" finds "HyperGAN". "GANs", "LLMs" and "LoRA"
+    give none."""
+    out, end = [], -1
+    for turn in CAMEL_TURN_RE.finditer(text):
+        if turn.start() < end:
+            continue   # in the word just done
+        start, end = turn.start(), turn.start() + 1
+        while start > 0 and text[start - 1] in ALNUM:
+            start -= 1
+        while end < len(text) and text[end] in ALNUM:
+            end += 1
+        word = text[start:end]
+        parts = [part for part in CAMEL_PART_RE.findall(word) if len(part) >= MIN_CAMEL_PART]
+        if parts and parts != [word]:
+            out += parts
+    return out
+
+
+def indexed_document(doc: dict) -> dict:
+    """A search document as the index reads it: its title and abstract followed by their camel parts."""
+    out = dict(doc)
+    for name in CAMEL_FIELDS:
+        parts = camel_parts(doc.get(name) or "")
+        if parts:
+            out[name] = f"{doc[name]} {' '.join(parts)}"
+    return out
 
 
 def normalise(token: Token, i=None, tokens=None):
     """Pipeline function: one token in, zero or more normalised tokens out."""
-    words = normalise_words(token.string)
+    words = token_words(token.string)
     if not words:
         return None
     if len(words) == 1:
@@ -80,13 +173,14 @@ def normalise(token: Token, i=None, tokens=None):
     return [Token(word, dict(token.metadata)) for word in words]
 
 
-
-
 # lunr finds pipeline functions by name in its own registry (a serialised index names them).
 Pipeline.register_function(normalise, "normalise")
 
 INDEX_PIPELINE = (normalise, stop_word_filter, stemmer)
 SEARCH_PIPELINE = (normalise, stemmer)
+# lunr.Tokenizer's separators but the hyphen: compounds reach the normaliser whole.
+TOKEN_SEPARATORS = " \t\n\r\f\v\xa0"
+TOKEN_RE = re.compile(f"[^{TOKEN_SEPARATORS}]+")
 
 
 def configured_builder(builder: Builder | None = None) -> Builder:
@@ -99,179 +193,45 @@ def configured_builder(builder: Builder | None = None) -> Builder:
     return builder
 
 
-
 # ---------------------------------------------------------------------------------------------
-# Building the index.
-
-TOKEN_RE = re.compile("[^ \t\n\r\f\v\xa0-]+")  # a token between lunr.tokenizer's separators
+# The index lunr.py would build, from the term counts (search_terms.TermCounts).
 
 
-class MemoBuilder(Builder):
-    """lunr's Builder with the per-token work done once per distinct token.
-
-    A corpus repeats its vocabulary: it has a dozen times more tokens than distinct ones (the
-    counts for the real corpus are in bench/README.md), and running the pipeline (mostly the Porter stemmer) per
-    token is most of a plain build. Pipeline functions are pure functions of the token text, so
-    their results are cached. Everything else - postings, field lengths, the BM25 weights and
-    their rounding - is computed exactly as `Builder` does, so the index is the same;
-    `tests/test_search.py` checks that against a plain `lunr()` call.
-
-    Two further differences, neither visible in search results: term indices (`_index`) are
-    numbered in sorted term order rather than first-seen order, so the compact encoding needs no
-    table of them; and the inverted index, the field vectors and the token set are made on
-    first use (LazyIndex), since the compact encoding needs none of them.
-    """
-
-    def __init__(self, known: dict[bytes, tuple] | None = None):
-        super().__init__()
-        self.known = known or {}                  # the previous build's field counts, by document text
-        self.counted: dict[bytes, tuple] = {}     # this build's, for the next
-        self._memos: dict[str, tuple] = {}        # pipeline-skip key -> (memo, terms_of)
-        self._field_memos: dict[str, tuple] = {}  # field name -> the same
-
-    @staticmethod
-    def _tokens(value) -> list[str]:
-        """Token texts, split exactly as lunr.Tokenizer splits."""
-        if value is None:
-            return []
-        if isinstance(value, str):
-            return TOKEN_RE.findall(value.lower())
-        return [str(t) for t in Tokenizer(value)]
-
-    def _pipeline_memo(self, field_name: str):
-        """Token text -> terms, through the pipeline once per distinct text.
-
-        Two levels: the first pipeline function (normalise: "learning," and "(learning" both
-        give "learning") is cached per token text, the rest (stop words, stemmer) per word it
-        gives, so the stemmer runs once per distinct word.
-        """
-        key = field_name if any(field_name in names for names in self.pipeline._skip.values()) else ""
-        if key not in self._memos:
-            head, rest = Pipeline(), Pipeline()
-            head._stack, rest._stack = self.pipeline._stack[:1], self.pipeline._stack[1:]
-            head._skip = rest._skip = self.pipeline._skip
-            words: dict[str, tuple[str, ...]] = {}
-
-            def terms_of(text: str) -> tuple[str, ...]:
-                out: list[str] = []
-                for token in head.run([Token(text, {})], field_name):
-                    word = str(token)
-                    done = words.get(word)
-                    if done is None:
-                        done = words[word] = tuple(str(t) for t in rest.run([Token(word, {})], field_name))
-                    out.extend(done)
-                return tuple(out)
-
-            self._memos[key] = ({}, terms_of)
-        return self._memos[key]
-
-    def add(self, doc, attributes=None):
-        doc_ref = str(doc[self._ref])
-        self._documents[doc_ref] = attributes or {}
-        self.document_count += 1
-        values = tuple(doc[name] if fld.extractor is None else fld.extractor(doc) for name, fld in self._fields.items())
-        for field_name, counts in zip(self._fields, self._document_counts(values)):
-            field_ref = field_name + "/" + doc_ref
-            self.field_term_frequencies[field_ref] = counts
-            self.field_lengths[field_ref] = sum(counts.values())
-
-    def _document_counts(self, values: tuple) -> tuple[dict[str, int], ...]:
-        """Each field's term counts, kept by the document's text for the next build (`counted`), so
-        an edit runs the pipeline over the edited papers alone (plain dicts: a Counter unpickles far slower)."""
-        if not all(isinstance(value, str) for value in values):
-            return tuple(self._field_counts(name, value) for name, value in zip(self._fields, values))
-        key = text_digest(*self._fields, *values)
-        counts = self.known.get(key)
-        if counts is None:
-            counts = tuple(self._field_counts(name, value) for name, value in zip(self._fields, values))
-        self.counted[key] = counts
-        return counts
-
-    def _field_counts(self, field_name: str, value) -> dict[str, int]:
-        memos = self._field_memos
-        memo, terms_of = memos[field_name] if field_name in memos else memos.setdefault(field_name, self._pipeline_memo(field_name))
-        tokens = TOKEN_RE.findall(value.lower()) if isinstance(value, str) else self._tokens(value)
-        for text in set(tokens).difference(memo):
-            memo[text] = terms_of(text)
-        return dict(Counter(chain.from_iterable(map(memo.__getitem__, tokens))))
-
-    def _calculate_average_field_lengths(self):
-        """Builder's, without a FieldRef object per field of every document (the sums are of
-        integers, so the averages are the same floats)."""
-        totals, documents = dict.fromkeys(self._fields, 0), dict.fromkeys(self._fields, 0)
-        for field_ref, length in self.field_lengths.items():
-            name = field_ref[:field_ref.index("/")]
-            totals[name] += length
-            documents[name] += 1
-        self.average_field_length = {name: totals[name] / documents[name] for name in self._fields}
-
-    def build(self) -> LazyIndex:
-        self._calculate_average_field_lengths()
-        index = LazyIndex(inverted_index=None, field_vectors=None, token_set=None,
-                          fields=list(self._fields.keys()), pipeline=self.search_pipeline)
-        index.builder = self
-        index.terms = sorted(set().union(*self.field_term_frequencies.values()))
-        return index
-
-    def _create_inverted_index(self, terms: list[str]) -> None:
-        """lunr's inverted index, as Builder.add makes it (refs in the order documents were added)."""
-        inverted = {}
-        for number, term in enumerate(terms):
-            inverted[term] = {name: {} for name in self._fields}
-            inverted[term]["_index"] = number
-        for field_ref, counts in self.field_term_frequencies.items():
-            field_name, doc_ref = field_ref.split("/", 1)
-            for term in counts:
-                # lunr keeps whitelisted token metadata here; none is whitelisted.
-                inverted[term][field_name][doc_ref] = {}
-        self.inverted_index = inverted
-
-    def _create_field_vectors(self):
-        """Builder._create_field_vectors with the same arithmetic, minus a binary-search insert per element."""
-        k1, b = self._k1, self._b
-        term_info = {term: (posting["_index"], lunr_idf(posting, self.document_count))
-                     for term, posting in self.inverted_index.items()}
-        vectors = {}
-        for field_ref, frequencies in self.field_term_frequencies.items():
-            field_name, doc_ref = field_ref.split("/", 1)
-            field_boost = self._fields[field_name].boost
-            doc_boost = self._documents[doc_ref].get("boost", 1)
-            if not frequencies:
-                vectors[field_ref] = Vector([])
-                continue
-            norm = k1 * (1 - b + b * (self.field_lengths[field_ref] / self.average_field_length[field_name]))
-            pairs = []
-            for term, tf in frequencies.items():
-                number, idf = term_info[term]
-                score = idf * ((k1 + 1) * tf) / (norm + tf)
-                score *= field_boost
-                score *= doc_boost
-                pairs.append((number, round(score, 3)))
-            pairs.sort()
-            vectors[field_ref] = Vector([x for pair in pairs for x in pair])
-        self.field_vectors = vectors
-
-
-def lunr_idf(posting: dict, document_count: int) -> float:
-    """lunr.idf.idf, unchanged: documents_with_term counts a document once per field it has the term in."""
-    documents_with_term = sum(len(v) for k, v in posting.items() if k != "_index")
+def lunr_idf(documents_with_term: int, document_count: int) -> float:
+    """lunr.idf.idf: documents_with_term counts a document once per field it has the term in."""
     x = (document_count - documents_with_term + 0.5) / (documents_with_term + 0.5)
     return math.log(1 + abs(x))
 
 
-class LazyIndex(Index):
-    """An Index whose inverted index, field vectors and token set are made when first used.
+def lunr_weight(idf: float, tf: int, length: int, average: float, boost: float) -> float:
+    """A field vector's element, with the operations of lunr.py's Builder in its order, rounded as it rounds."""
+    score = idf * ((K1 + 1) * tf) / (K1 * (1 - B + B * (length / average)) + tf)
+    score *= boost
+    return round(score, 3)
 
-    Shipping the site needs none of them: encode_index works from the builder's term
-    frequencies, and the browser computes the weights and builds its own token set. Querying
-    in Python and `serialize()` make them, with lunr's arithmetic.
-    """
+
+class LazyIndex(Index):
+    """The lunr Index of some term counts; its inverted index, field vectors and token set are
+    made when first used (shipping the site needs none of them; querying in Python and
+    `serialize()` do). Term numbers (`_index`) follow sorted term order."""
+
+    def __init__(self, counts):
+        super().__init__(inverted_index=None, field_vectors=None, token_set=None,
+                         fields=list(counts.fields), pipeline=Pipeline())
+        self.pipeline.add(*SEARCH_PIPELINE)
+        self.counts = counts
+        self.terms = counts.terms
 
     @property
     def inverted_index(self):
         if self._inverted_index is None:
-            self.builder._create_inverted_index(self.terms)
-            self._inverted_index = self.builder.inverted_index
+            counts, refs = self.counts, self.counts.refs
+            inverted = {term: {"_index": n, **{name: {} for name in counts.fields}} for n, term in enumerate(counts.terms)}
+            terms = counts.terms
+            for name, postings in zip(counts.fields, counts.postings):
+                for t, d in zip(postings.terms.tolist(), postings.docs.tolist()):
+                    inverted[terms[t]][name][refs[d]] = {}   # lunr keeps whitelisted metadata here; none is
+            self._inverted_index = inverted
         return self._inverted_index
 
     @inverted_index.setter
@@ -281,9 +241,20 @@ class LazyIndex(Index):
     @property
     def field_vectors(self):
         if self._field_vectors is None:
-            self.inverted_index  # noqa: B018 - the vectors need it
-            self.builder._create_field_vectors()
-            self._field_vectors = self.builder.field_vectors
+            counts = self.counts
+            df = counts.document_frequencies()
+            n_docs = len(counts.refs)
+            idf = [lunr_idf(n, n_docs) for n in df.tolist()]
+            elements: dict[str, list] = {}
+            for name, boost, postings in zip(counts.fields, counts.boosts, counts.postings):
+                per_doc: list[list] = [[] for _ in counts.refs]
+                lengths = postings.lengths.tolist()
+                for t, d, tf in zip(postings.terms.tolist(), postings.docs.tolist(), postings.tfs.tolist()):
+                    per_doc[d].append((t, lunr_weight(idf[t], tf, lengths[d], postings.average, boost)))
+                for d, ref in enumerate(counts.refs):
+                    elements[name + "/" + ref] = [x for pair in sorted(per_doc[d]) for x in pair]
+            self._field_vectors = {f"{name}/{ref}": Vector(elements[f"{name}/{ref}"])
+                                   for ref in counts.refs for name in counts.fields}
         return self._field_vectors
 
     @field_vectors.setter
@@ -299,13 +270,3 @@ class LazyIndex(Index):
     @token_set.setter
     def token_set(self, value):
         self._token_set = value
-
-
-def build_index(docs: Iterable[dict], known: dict[bytes, tuple] | None = None) -> LazyIndex:
-    """The index of `docs`. `known`: the previous build's field counts by document text (its
-    builder's `counted` holds this build's, for the next)."""
-    builder = configured_builder(MemoBuilder(known))
-    for doc in docs:
-        builder.add(doc)
-    return builder.build()
-

@@ -1,9 +1,22 @@
 """The search files: the Lunr index, the result store and the BibTeX entries, as self-registering scripts.
 
 A `fetch` of JSON fails under file://, so each file assigns a global instead, and the browser
-loads it with a <script> element the first time it is needed: static/search.js loads the index
-and the store when the search box is first used, static/reading-list.js the BibTeX entries when
-a list is exported (so the export gives the build's own entries, the ones papers.bib holds).
+loads it with a <script> element the first time it is needed: static/search.js loads the search
+when a search box is first used, static/reading-list.js the BibTeX entries when a list is
+exported (so the export gives the build's own entries, the ones papers.bib holds).
+
+Two shapes, by size:
+
+- Below SHARD_FROM papers, one index and one store (`assets/search-index.js`, the compact
+  encoding of search_codec.py; `assets/search-store.js`): one small download, then every query
+  is local.
+- From SHARD_FROM papers, term shards and store chunks under `assets/search/`
+  (search_shards.py): the first query loads a few small files, not the whole index. The two
+  files keep their names: `search-index.js` holds the shards' meta (`{"shards": ...}`) and
+  `search-store.js` what every result list needs but no documents, so the browser always starts
+  with the same two files and learns the shape from the first.
+
+Both are made from the same term counts (search_terms.py), which the worker keeps between builds.
 """
 
 from __future__ import annotations
@@ -11,31 +24,56 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
+from lunr.pipeline import Pipeline
+
 from .. import urls
 from ..enrich.listings import Site
-from .lunr_index import build_index
+from .lunr_index import SEARCH_PIPELINE
 from .search_codec import encode_index
+from .search_shards import GLOBAL as SHARD_GLOBAL
+from .search_shards import Layout, script_path, shard_files, tag_documents
+from .search_terms import count_terms
 
 STORE_FORMAT = 1
 INDEX_GLOBAL = "PAPERSITE_INDEX"
 STORE_GLOBAL = "PAPERSITE_STORE"
 BIBTEX_GLOBAL = "PAPERSITE_BIBTEX"
+# From this many papers the index is sharded. One index and store of 1,000 papers are about
+# 240 KB gzip, the most the first query of a large site loads (bench/README.md, "Search").
+SHARD_FROM = 1000
 
 
-def build_search_files(site: Site, entries: Sequence[str],
-                       previous: dict[bytes, tuple] | None = None) -> tuple[dict[str, str], dict[bytes, tuple]]:
+def build_search_files(site: Site, entries: Sequence[str], previous: dict | None = None,
+                       shard_from: int = SHARD_FROM, layout: Layout = Layout()) -> tuple[dict[str, str], dict]:
     """The files (`entries`: each paper's BibTeX entry, in site order), and each paper's term
     counts for the next build (`previous`: the last build's)."""
-    index = build_index(search_documents(site), previous)
-    files = {
-        urls.SEARCH_INDEX: js_global(INDEX_GLOBAL, encode_index(index)),
-        urls.SEARCH_STORE: js_global(STORE_GLOBAL, build_store(site)),
-        urls.SEARCH_BIBTEX: js_global(BIBTEX_GLOBAL, {page.paper.slug: entry for page, entry in zip(site.papers, entries)}),
-    }
-    return files, index.builder.counted
+    counts, state = count_terms(search_documents(site), previous)
+    pipeline = search_pipeline_names()
+    files = {urls.SEARCH_BIBTEX: js_global(BIBTEX_GLOBAL, {page.paper.slug: entry for page, entry in zip(site.papers, entries)})}
+    if len(site.papers) < shard_from:
+        files[urls.SEARCH_INDEX] = js_global(INDEX_GLOBAL, encode_index(counts, pipeline))
+        files[urls.SEARCH_STORE] = js_global(STORE_GLOBAL, build_store(site))
+    else:
+        docs = [[page.paper.slug, page.title_text, list(page.paper.tags), page.summary] for page in site.papers]
+        tags = tag_documents([page.paper.tags for page in site.papers])
+        meta, shards = shard_files(counts, pipeline, docs, tags, layout)
+        files[urls.SEARCH_INDEX] = js_global(INDEX_GLOBAL, {"shards": meta})
+        files[urls.SEARCH_STORE] = js_global(STORE_GLOBAL, {**store_pages(site), "paper": urls.paper_path("\0").split("\0")})
+        for name, value in shards.items():
+            files[script_path(name)] = js_register(SHARD_GLOBAL, name, value)
+    return files, state
+
+
+def search_pipeline_names() -> list[str]:
+    """The search pipeline as a serialised index names it: its functions' registered names."""
+    pipeline = Pipeline()
+    pipeline.add(*SEARCH_PIPELINE)
+    return pipeline.serialize()
 
 
 def search_documents(site: Site) -> list[dict]:
+    """What is indexed of each paper (search_terms.count_terms adds lunr_index.camel_parts to its
+    title and abstract)."""
     names = site.tag_names()
     return [
         {
@@ -49,6 +87,16 @@ def search_documents(site: Site) -> list[dict]:
     ]
 
 
+def store_pages(site: Site) -> dict:
+    """What every result list needs: the results page, the topic index, each topic's name and page."""
+    return {
+        "v": STORE_FORMAT,
+        "search": urls.SEARCH,
+        "tagIndex": urls.TAG_INDEX,
+        "tags": {listing.tag.slug: [listing.tag.name, urls.tag_path(listing.tag.slug)] for listing in site.tags},
+    }
+
+
 def build_store(site: Site) -> dict:
     """What a result shows without loading the paper page.
 
@@ -56,10 +104,7 @@ def build_store(site: Site) -> dict:
     to the site root, as are `search` (the results page) and `tagIndex`.
     """
     return {
-        "v": STORE_FORMAT,
-        "search": urls.SEARCH,
-        "tagIndex": urls.TAG_INDEX,
-        "tags": {listing.tag.slug: [listing.tag.name, urls.tag_path(listing.tag.slug)] for listing in site.tags},
+        **store_pages(site),
         "docs": {
             page.paper.slug: [page.title_text, urls.paper_path(page.paper.slug), list(page.paper.tags), page.summary]
             for page in site.papers
@@ -70,8 +115,16 @@ def build_store(site: Site) -> dict:
 def js_global(name: str, value) -> str:
     """`window.NAME = JSON.parse('...')`: a script that registers the data. V8 and the other engines
     read a large JSON string much faster than the same data as an object literal."""
-    literal = to_json(value).replace("\\", "\\\\").replace("'", "\\'")
-    return f"window.{name} = JSON.parse('{literal}');\n"
+    return f"window.{name} = JSON.parse('{js_string(value)}');\n"
+
+
+def js_register(name: str, key: str, value) -> str:
+    """`(window.NAME = window.NAME || {})["KEY"] = JSON.parse('...')`: one of many files that fill one registry."""
+    return f"(window.{name} = window.{name} || {{}})[{to_json(key)}] = JSON.parse('{js_string(value)}');\n"
+
+
+def js_string(value) -> str:
+    return to_json(value).replace("\\", "\\\\").replace("'", "\\'")
 
 
 def to_json(value) -> str:

@@ -1,7 +1,9 @@
 """The search index's compact encoding: about a fifth of lunr's serialised JSON, gzip to gzip.
 
 It decodes to exactly the JSON of `Index.serialize()` (`expandIndex` in static/search-core.js;
-tests/support/search_oracle.py holds the same decoder in Python, for the tests).
+tests/support/search_oracle.py holds the same decoder in Python, for the tests). A site below
+search.SHARD_FROM papers ships its index in this form, as one file; a larger one ships term
+shards (search_shards.py), which reuse the varints, the Rice code and the front coding here.
 """
 
 from __future__ import annotations
@@ -13,7 +15,8 @@ from functools import lru_cache
 import numpy as np
 from lunr import __TARGET_JS_VERSION__ as LUNR_JS_VERSION
 
-from .lunr_index import LazyIndex, MemoBuilder
+from .lunr_index import B, K1, lunr_idf
+from .search_terms import TermCounts
 
 FORMAT = 1
 
@@ -78,45 +81,26 @@ def js_round3(x: float) -> float:
     return math.floor(x * 1000 + 0.5) / 1000
 
 
-def encode_index(index: LazyIndex) -> dict:
-    """The compact form of an index from `build_index` (whose builder has the term frequencies)."""
-    builder = index.builder
-    if any(attributes.get("boost", 1) != 1 for attributes in builder._documents.values()):
-        raise ValueError("search-core.js knows no document boosts")
-    fields, terms, refs = list(index.fields), index.terms, list(builder._documents)
+def encode_index(counts: TermCounts, pipeline: list[str]) -> dict:
+    """The compact form of the index of `counts` (search_terms.count_terms); `pipeline`: the
+    search pipeline's registered names."""
+    fields, terms, refs = list(counts.fields), counts.terms, counts.refs
     n_docs, n_terms = len(refs), len(terms)
-    number = {term: i for i, term in enumerate(terms)}
-    postings = []  # per field: term numbers, doc numbers, tfs of every posting, by term then doc
-    for name in fields:
-        counts_by_doc = [builder.field_term_frequencies[name + "/" + ref] for ref in refs]
-        term_numbers: list[int] = []
-        tf_values: list[int] = []
-        for counts in counts_by_doc:
-            term_numbers += map(number.__getitem__, counts)
-            tf_values += counts.values()
-        t = np.array(term_numbers, dtype=np.int64)
-        d = np.repeat(np.arange(n_docs, dtype=np.int64), [len(c) for c in counts_by_doc])
-        tf = np.array(tf_values, dtype=np.int64)
-        # By term, then document: each (term, document) pair occurs once, so one integer key sorts
-        # them (faster than a two-key lexsort).
-        order = np.argsort(t * max(1, n_docs) + d)
-        postings.append((t[order], d[order], tf[order]))
-    per_term = [np.bincount(t, minlength=n_terms) for t, _, _ in postings]
-    df = sum(per_term)  # lunr's document frequency: once per field
+    per_term = [np.bincount(p.terms, minlength=n_terms) for p in counts.postings]
     return {
         "v": FORMAT,
         "version": LUNR_JS_VERSION,
         "fields": fields,
-        "boosts": [builder._fields[name].boost for name in fields],
-        "k1": builder._k1,
-        "b": builder._b,
-        "pipeline": index.pipeline.serialize(),
+        "boosts": list(counts.boosts),
+        "k1": K1,
+        "b": B,
+        "pipeline": pipeline,
         "refs": refs,
         "terms": front_code(terms),
         "counts": [varints(c.tolist()) for c in per_term],
-        "gaps": [rice_code(d, t, counts, n_docs) for (t, d, _), counts in zip(postings, per_term)],
-        "tf": [varints((tf - 1).tolist()) for _, _, tf in postings],
-        "fix": browser_rounding_fixes(builder, fields, refs, postings, df),
+        "gaps": [rice_code(p.docs.astype(np.int64), p.terms.astype(np.int64), c, n_docs) for p, c in zip(counts.postings, per_term)],
+        "tf": [varints((p.tfs - 1).tolist()) for p in counts.postings],
+        "fix": browser_rounding_fixes(counts, sum(per_term)),
     }
 
 
@@ -135,33 +119,75 @@ def rice_code(docs: np.ndarray, terms: np.ndarray, counts: np.ndarray, n_docs: i
     """The document gaps of each term's postings (docs ascending within a term), Rice-coded."""
     if not len(docs):
         return ""
-    # A few hundred distinct counts among tens of thousands of terms: rice_k once for each.
+    return rice_segments(gaps_of(docs, terms), rice_ks(counts, n_docs)[terms], np.array([0, len(docs)]))[0]
+
+
+def rice_ks(counts: np.ndarray, n_docs: int) -> np.ndarray:
+    """rice_k of each term's count (a few hundred distinct counts among tens of thousands of terms)."""
     distinct, which = np.unique(counts, return_inverse=True)
-    k_of_term = np.array([rice_k(n_docs, c) if c else 0 for c in distinct.tolist()], dtype=np.int64)[which]
-    k = k_of_term[terms]
+    return np.array([rice_k(n_docs, c) if c else 0 for c in distinct.tolist()], dtype=np.int64)[which.reshape(-1)]
+
+
+def gaps_of(docs: np.ndarray, terms: np.ndarray) -> np.ndarray:
+    """Each posting's gap from the previous document of its term (the first from -1)."""
+    docs = docs.astype(np.int64)
     previous = np.empty_like(docs)
-    previous[0] = -1
-    previous[1:] = docs[:-1]
-    previous[np.flatnonzero(np.r_[True, terms[1:] != terms[:-1]])] = -1  # each term starts from -1
-    gap = docs - previous - 1
+    if len(docs):
+        previous[0] = -1
+        previous[1:] = docs[:-1]
+        previous[np.flatnonzero(np.r_[True, terms[1:] != terms[:-1]])] = -1
+    return docs - previous - 1
+
+
+def rice_segments(gap: np.ndarray, k: np.ndarray, bounds: np.ndarray) -> list[str]:
+    """Rice codes of the gaps, one string per segment (postings bounds[i]:bounds[i + 1]): gap >> k
+    as that many 1 bits and a 0, then the low k bits; each segment padded to 24 bits, so the
+    segments are slices of one base-64 encoding."""
+    gap, k = gap.astype(np.int64), k.astype(np.int64)
     unary, low = gap >> k, gap & ((1 << k) - 1)
     length = unary + 1 + k
-    start = np.cumsum(length) - length
-    total = int(length.sum())
-    bits = np.zeros(total + (-total % 24), dtype=np.uint8)
-    within = np.arange(int(unary.sum())) - np.repeat(np.cumsum(unary) - unary, unary)
-    bits[np.repeat(start, unary) + within] = 1  # gap >> k ones; the zero after them is already there
-    within = np.arange(int(k.sum())) - np.repeat(np.cumsum(k) - k, k)
-    k_rep = np.repeat(k, k)
-    bits[np.repeat(start + unary + 1, k) + within] = (np.repeat(low, k) >> (k_rep - 1 - within)) & 1
-    raw = np.packbits(bits).tobytes()
-    return base64.b64encode(raw).translate(BASE64_TO_DIGITS).decode("ascii")
+    unary32 = unary.astype(np.int32)
+    cumulative = np.concatenate([[0], np.cumsum(length)])
+    seg_bits = cumulative[bounds[1:]] - cumulative[bounds[:-1]]
+    seg_start = np.concatenate([[0], np.cumsum(seg_bits + (-seg_bits % 24))])
+    # each posting's first bit: where its segment starts, plus the bits before it in the segment
+    start = cumulative[:-1] + np.repeat(seg_start[:-1] - cumulative[bounds[:-1]], np.diff(bounds))
+    bits = np.zeros(int(seg_start[-1]), dtype=np.uint8)
+    within = np.arange(int(unary.sum())) - np.repeat(np.cumsum(unary) - unary, unary32)
+    bits[np.repeat(start, unary32) + within] = 1  # gap >> k ones; the zero after them is already there
+    del within
+    low_start = start + unary + 1
+    for j in range(int(k.max(initial=0))):      # then the low k bits, most significant first
+        has = k > j
+        bits[low_start[has] + j] = (low[has] >> (k[has] - 1 - j)) & 1
+    text = base64.b64encode(np.packbits(bits).tobytes()).translate(BASE64_TO_DIGITS).decode("ascii")
+    chars = (seg_start // 6).tolist()
+    return [text[a:b] for a, b in zip(chars, chars[1:])]
+
+
+def varint_segments(numbers: np.ndarray, bounds: np.ndarray) -> list[str]:
+    """varints(numbers[bounds[i]:bounds[i + 1]]) for each segment, all encoded at once in numpy."""
+    numbers = numbers.astype(np.int64)
+    digits = np.ones(len(numbers), dtype=np.int64)
+    for power in range(1, 13):
+        digits += numbers >= (1 << (5 * power))
+    ends = np.cumsum(digits)
+    out = np.empty(int(ends[-1]) if len(ends) else 0, dtype=np.uint8)
+    end_table = np.frombuffer(VARINT_END.encode("ascii"), dtype=np.uint8)
+    more_table = np.frombuffer(VARINT_MORE.encode("ascii"), dtype=np.uint8)
+    out[ends - 1] = end_table[numbers & 31]
+    for j in range(1, int(digits.max(initial=1))):
+        has = digits > j
+        out[(ends - 1 - j)[has]] = more_table[(numbers[has] >> (5 * j)) & 31]
+    text = out.tobytes().decode("ascii")
+    chars = np.concatenate([[0], ends])[bounds].tolist()
+    return [text[a:b] for a, b in zip(chars, chars[1:])]
 
 
 NEAR_HALF = 1e-6  # far wider than the rounding errors of x * 1000 + 0.5
 
 
-def browser_rounding_fixes(builder: MemoBuilder, fields, refs, postings, df) -> list[list]:
+def browser_rounding_fixes(counts: TermCounts, df: np.ndarray) -> list[list]:
     """[field, doc, term, weight] for every weight search-core.js's rounding would get wrong.
 
     lunr rounds a weight with round(x, 3), correctly rounded; search-core.js with
@@ -169,22 +195,22 @@ def browser_rounding_fixes(builder: MemoBuilder, fields, refs, postings, df) -> 
     a half, so x is computed for every posting here (numpy, the same IEEE operations in the same
     order as lunr's builder and search-core.js) and only those near a half are compared exactly.
     """
-    k1, b, n_docs = builder._k1, builder._b, builder.document_count
-    idf = np.array([math.log(1 + abs((n_docs - n + 0.5) / (n + 0.5))) for n in df.tolist()], dtype=np.float64)
+    n_docs = len(counts.refs)
+    idf = np.array([lunr_idf(n, n_docs) for n in df.tolist()], dtype=np.float64)
     fixes = []
-    for f, (name, (t, d, tf)) in enumerate(zip(fields, postings)):
-        if not len(d):
+    for f, (postings, boost) in enumerate(zip(counts.postings, counts.boosts)):
+        if not len(postings.docs):
             continue
-        average = builder.average_field_length[name]
-        norm = np.array([k1 * (1 - b + b * (builder.field_lengths[name + "/" + ref] / average)) for ref in refs])
-        score = idf[t] * ((k1 + 1) * tf) / (norm[d] + tf)
-        score *= builder._fields[name].boost
+        norm = K1 * (1 - B + B * (postings.lengths / postings.average))
+        tf = postings.tfs.astype(np.float64)
+        score = idf[postings.terms] * ((K1 + 1) * tf) / (norm[postings.docs] + tf)
+        score *= boost
         scaled = score * 1000
         for i in np.flatnonzero(np.abs(scaled - np.floor(scaled) - 0.5) < NEAR_HALF).tolist():
             x = float(score[i])
             weight = round(x, 3)
             if weight != js_round3(x):
-                fixes.append([f, int(d[i]), int(t[i]), weight])
+                fixes.append([f, int(postings.docs[i]), int(postings.terms[i]), weight])
     return sorted(fixes)
 
 

@@ -4,5 +4,7 @@
 "use strict";
 const { loadSite } = require("./load");
 
-const { api, compact, index } = loadSite(process.argv[2]);
-process.stdout.write(JSON.stringify({ expanded: api.expandIndex(compact), loaded: index.toJSON() }));
+const site = loadSite(process.argv[2]);
+site.api.loadLunr(site.env, (err) => { if (err) throw err; });
+const index = site.api.loadIndex(site.api.lunr(), site.compact);
+process.stdout.write(JSON.stringify({ expanded: site.api.expandIndex(site.compact), loaded: index.toJSON() }));

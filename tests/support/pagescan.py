@@ -184,7 +184,9 @@ def copied_js(site: Path) -> set[Path]:
     return copied | set((site / "assets" / "vendor").rglob("*.js"))
 
 
-STATEMENT_RE = re.compile(r"window\.([A-Za-z_$][\w$]*) = ")
+# `window.NAME = ` or, for the files that fill one registry (the search shards),
+# `(window.NAME = window.NAME || {})["KEY"] = `.
+STATEMENT_RE = re.compile(r'(?:window\.([A-Za-z_$][\w$]*)|\(window\.([A-Za-z_$][\w$]*) = window\.\2 \|\| \{\}\)\[("[\w.~-]*")\]) = ')
 JS_ESCAPES = {"\\": "\\", "'": "'", '"': '"', "/": "/", "n": "\n", "r": "\r", "t": "\t", "b": "\b", "f": "\f", "v": "\v"}
 
 
@@ -222,7 +224,8 @@ def js_string(text: str, position: int) -> tuple[str, int]:
 
 def split_globals(text: str) -> tuple[dict[str, object], int]:
     """The statements at the start of a JS text that only assign data, and where they stop:
-    `window.NAME = <JSON>;` or `window.NAME = JSON.parse('<JSON as a JS string>');`."""
+    `window.NAME = <JSON>;` or `window.NAME = JSON.parse('<JSON as a JS string>');` (or a registry's
+    entry, `(window.NAME = window.NAME || {})["KEY"] = ...`, read as "NAME[KEY]")."""
     values: dict[str, object] = {}
     decoder = json.JSONDecoder()
     position = 0
@@ -243,7 +246,7 @@ def split_globals(text: str) -> tuple[dict[str, object], int]:
             break
         if text[end:end + 2] != ";\n":
             break
-        values[match.group(1)] = value
+        values[match.group(1) or f"{match.group(2)}[{json.loads(match.group(3))}]"] = value
         position = end + 2
     return values, position
 

@@ -1,39 +1,53 @@
 """Test oracles for the search: the Python mirror of the browser's half, and the reference index.
 
 - `expand_index` decodes the compact index as static/search-core.js `expandIndex` does;
-- `search` is the as-you-type query of search-core.js `runSearch`, step for step;
-- `plain_index` is a plain `lunr()` call with the build's fields and pipelines, which the
-  build's faster MemoBuilder must equal.
+- `search` is the as-you-type query of search-core.js `runQuery` (search_query.py, over any
+  source: `IndexSource` here, shard_oracle.ShardSource for a sharded site);
+- `plain_index` is a plain `lunr()` call with the build's fields, pipelines and tokenizer, which
+  the build's term counts (search_terms.py) must equal.
 
 The tests run both halves over the same files and compare refs and order.
 """
 
 from __future__ import annotations
 
+import bisect
 import json
 import math
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 
+from lunr import builder as lunr_builder
 from lunr import lunr
 from lunr.builder import Builder
-from lunr.exceptions import QueryParseError
 from lunr.index import Index
-from lunr.stop_word_filter import WORDS as STOP_WORDS
-from lunr.token_set import TokenSet
 
-from papersite.publish.lunr_index import FIELDS, INDEX_PIPELINE, SEARCH_PIPELINE, fold, normalise_words
 from papersite.publish import search_codec
+from papersite.publish.lunr_index import FIELDS, INDEX_PIPELINE, SEARCH_PIPELINE, TOKEN_SEPARATORS, fold, indexed_document
 from papersite.publish.search_codec import DIGITS, FORMAT, VARINT_END, VARINT_MORE, rice_k
+
+from . import search_query
+
+
+class WhiteSpaceBuilder(Builder):
+    """lunr's Builder with the build's tokenizer: fields split at white space only (lunr_index.TOKEN_SEPARATORS)."""
+
+    def add(self, doc, attributes=None):
+        tokenizer = lunr_builder.Tokenizer
+        lunr_builder.Tokenizer = lambda value, metadata=None: tokenizer(value, metadata, separator=lambda c: c in TOKEN_SEPARATORS)
+        try:
+            super().add(doc, attributes)
+        finally:
+            lunr_builder.Tokenizer = tokenizer
 
 
 def plain_index(docs: Iterable[dict]) -> Index:
-    """The reference: a plain `lunr()` call with the same fields and pipelines (for tests and the benchmark)."""
-    builder = Builder()
+    """The reference: a plain `lunr()` call with the same fields, pipelines and tokenizer (for tests and the benchmark)."""
+    builder = WhiteSpaceBuilder()
     builder.pipeline.add(*INDEX_PIPELINE)
     builder.search_pipeline.add(*SEARCH_PIPELINE)
-    return lunr(ref="ref", fields=[{"field_name": n, "boost": b} for n, b in FIELDS], documents=list(docs), builder=builder)
+    return lunr(ref="ref", fields=[{"field_name": n, "boost": b} for n, b in FIELDS],
+                documents=[indexed_document(doc) for doc in docs], builder=builder)
 
 
 def read_varints(text: str) -> list[int]:
@@ -129,148 +143,65 @@ def expand_index(encoded: dict) -> dict:
 
 
 # ---------------------------------------------------------------------------------------------
-# The as-you-type query. static/search-core.js `runSearch` is the same algorithm, step for step.
-#
-# Each word becomes a group of index terms: its stem; for the last word, while it is being typed,
-# the terms it is a prefix of (the raw word and its stem as prefixes: a wildcard skips the
-# stemmer, and "shapley*" would miss "shaplei"); when that finds fewer than FEW_RESULTS papers,
-# the terms within edit distance 1. All terms go to lunr as one query; results that match every
-# group come first, else any. Very common terms (in more than COMMON_SHARE of the documents and
-# more than COMMON_MIN, counting lunr's way, once per field) are looked up in COMMON_FIELDS only
-# and need not match: "learning" is in 7,000 fields of the 5,876 real abstracts, and scoring
-# them all costs lunr.js more than a keystroke may. Small sites never have common terms.
-
-SYNTAX_RE = re.compile("[:~^*+]|(^|[ \t\n\r\f\v])-[^ \t\n\r\f\v]")  # JS: the same classes, not \\s
-SPACES = " \t\n\r\f\v"
-PREFIX_BOOST, EXACT_BOOST, FUZZY_BOOST = 1, 10, 0.2
-MAX_EXPANSIONS = 40      # terms a prefix or fuzzy word may expand to (shortest first)
-MIN_PREFIX = 2           # the last word is matched as a prefix from this many characters
-MIN_FUZZY = 4            # words shorter than this are never fuzzy-matched
-FEW_RESULTS = 3          # fewer results than this: retry with fuzzy matching
-COMMON_SHARE = 0.4       # a term in more than this share of documents (lunr's count) ...
-COMMON_MIN = 1000        # ... and in more than this many is common
-COMMON_FIELDS = ("title",)
+# One index as a query source (search_query.py runs the as-you-type query on any source).
 
 
-@dataclass
-class Group:
-    """One word of the query: the index terms that count as a match for it."""
+class IndexSource:
+    """A lunr Index (expanded from the shipped compact index, or built in Python) as a source for
+    search_query: search-core.js's single-index source does the same over the decoded index."""
 
-    word: str
-    stems: list[str]
-    exact: list[str] = field(default_factory=list)
-    prefix: list[str] = field(default_factory=list)
-    fuzzy: list[str] = field(default_factory=list)
-    soft: bool = False       # its own term is very common: need not match
+    def __init__(self, index: Index):
+        self.index = index
+        self.fields = list(index.fields)
+        self.documents = len(index.field_vectors) // len(self.fields)
+        self.terms = sorted(index.inverted_index)
+        self.refs = list(dict.fromkeys(key.split("/", 1)[1] for key in index.field_vectors))
+        self.number = {ref: n for n, ref in enumerate(self.refs)}
+        self._postings: dict[tuple[str, str], tuple[list[int], list[float]]] = {}
 
-    def terms(self) -> list[tuple[str, float]]:
-        out, seen = [], set()
-        for terms, boost in ((self.exact, EXACT_BOOST), (self.prefix, PREFIX_BOOST), (self.fuzzy, FUZZY_BOOST)):
-            for term in terms:
-                if term not in seen:
-                    seen.add(term)
-                    out.append((term, boost))
-        return out
+    def stem(self, word: str) -> list[str]:
+        return self.index.pipeline.run_string(word)
 
+    def df(self, term: str) -> int:
+        posting = self.index.inverted_index.get(term)
+        return sum(len(v) for k, v in posting.items() if k != "_index") if posting else 0
 
-@dataclass
-class Outcome:
-    results: list[dict]
-    mode: str                # "syntax", "all" (every word matched), "any" (some words), "none"
-    fuzzy: bool = False
-    error: str | None = None
+    def count(self, term: str, field_name: str) -> int:
+        posting = self.index.inverted_index.get(term)
+        return len(posting[field_name]) if posting else 0
 
+    def terms_with_prefix(self, prefix: str) -> list[str]:
+        start = bisect.bisect_left(self.terms, prefix)
+        end = start
+        while end < len(self.terms) and self.terms[end].startswith(prefix):
+            end += 1
+        return self.terms[start:end]
 
-def is_syntax(text: str) -> bool:
-    return bool(SYNTAX_RE.search(text))
+    def postings(self, term: str, field_name: str) -> tuple[list[int], list[float]]:
+        """The documents (numbers, ascending) that have `term` in the field, and its weights there."""
+        key = (term, field_name)
+        if key not in self._postings:
+            posting = self.index.inverted_index[term]
+            refs = sorted(posting[field_name], key=self.number.__getitem__)
+            weights = []
+            for ref in refs:
+                elements = self.index.field_vectors[field_name + "/" + ref].elements
+                weights.append(elements[elements[::2].index(posting["_index"]) * 2 + 1])
+            self._postings[key] = ([self.number[r] for r in refs], weights)
+        return self._postings[key]
 
+    def ref(self, number: int) -> str:
+        return self.refs[number]
 
-def shortest_first(terms: Iterable[str]) -> list[str]:
-    return sorted(terms, key=lambda t: (len(t), t))[:MAX_EXPANSIONS]
-
-
-def document_frequency(index: Index, term: str) -> int:
-    """lunr's own count for idf: documents with the term, once per field."""
-    return sum(len(v) for k, v in index.inverted_index[term].items() if k != "_index")
-
-
-def is_common(index: Index, term: str) -> bool:
-    documents = len(index.field_vectors) // len(index.fields)
-    df = document_frequency(index, term)
-    return df > COMMON_MIN and df > COMMON_SHARE * documents
-
-
-def plan_query(index: Index, text: str) -> list[Group]:
-    words = normalise_words(text)
-    partial = bool(text) and text[-1] not in SPACES
-    groups = []
-    for i, word in enumerate(words):
-        last = partial and i == len(words) - 1
-        if word in STOP_WORDS and not last:
-            continue
-        group = Group(word, [] if word in STOP_WORDS else index.pipeline.run_string(word))
-        group.exact = [s for s in group.stems if s in index.inverted_index]
-        group.soft = any(is_common(index, s) for s in group.exact)
-        if last and len(word) >= MIN_PREFIX:
-            found = set()
-            for start in dict.fromkeys([word, *group.stems]):
-                found.update(index.token_set.intersect(TokenSet.from_string(start + "*")).to_list())
-            group.prefix = shortest_first(found - set(group.exact))
-        groups.append(group)
-    return groups
+    def syntax_search(self, text: str) -> list[dict]:
+        return [{"ref": self.number[r["ref"]], "score": r["score"], "terms": set(r["match_data"].metadata)}
+                for r in self.index.search(fold(text))]
 
 
-def add_fuzzy(index: Index, groups: list[Group]) -> bool:
-    """Adds the terms within edit distance 1 of each long enough word; True if any were found."""
-    added = False
-    for group in groups:
-        if len(group.word) < MIN_FUZZY:
-            continue
-        found = set()
-        for start in dict.fromkeys([*group.stems, group.word]):
-            found.update(index.token_set.intersect(TokenSet.from_fuzzy_string(start, 1)).to_list())
-        group.fuzzy = shortest_first(found - set(group.exact) - set(group.prefix))
-        added = added or bool(group.fuzzy)
-    return added
-
-
-def run_groups(index: Index, groups: list[Group]) -> tuple[list[dict], list[dict]]:
-    """All the groups' terms as one OR query; returns (results matching every group, all results)."""
-    clauses = [(term, boost) for g in groups for term, boost in g.terms()]
-    if not clauses:
-        return [], []
-    common_fields = [f for f in index.fields if f in COMMON_FIELDS]
-    query = index.create_query()
-    for term, boost in clauses:
-        fields = common_fields if is_common(index, term) else None
-        query.term(term, use_pipeline=False, boost=boost, fields=fields)
-    results = index.query(query)
-    wanted = [{t for t, _ in g.terms()} for g in groups if not g.soft]
-    wanted = [w for w in wanted if w]
-    every = [r for r in results if all(w & r["match_data"].metadata.keys() for w in wanted)]
-    return every, results
-
-
-def search(index: Index, text: str) -> Outcome:
-    if not text.strip():
-        return Outcome([], "none")
-    if is_syntax(text):
-        try:
-            return Outcome(index.search(fold(text)), "syntax")
-        except QueryParseError as err:
-            return Outcome([], "syntax", error=str(err))
-    groups = plan_query(index, text)
-    every, results = run_groups(index, groups)
-    fuzzy = False
-    if len(every) < FEW_RESULTS and add_fuzzy(index, groups):
-        fuzzy = True
-        every, results = run_groups(index, groups)
-    if every:
-        return Outcome(every, "all", fuzzy)
-    if results:
-        return Outcome(results, "any", fuzzy)
-    return Outcome([], "none", fuzzy)
-
+def search(index_or_source, text: str) -> search_query.Outcome:
+    """The as-you-type query over an Index (or any source), as search-core.js runs it."""
+    source = IndexSource(index_or_source) if isinstance(index_or_source, Index) else index_or_source
+    return search_query.search(source, text)
 
 
 def read_js_global(text: str) -> dict:

@@ -1,0 +1,185 @@
+"""A sharded search index (issue 13): ranking equal to one index's, files a query needs, stable bytes.
+
+The test corpus (the shipped papers and test_search's extra ones) is small, so it is sharded with
+a tiny layout: dozens of dictionary buckets, a postings file for nearly every term, three papers
+per store chunk. tests/support/shard_oracle.py reads the files as static/search-shards.js does;
+both must rank exactly as one index does (test_search.py checks that one index against lunr.py).
+"""
+
+from __future__ import annotations
+
+import bisect
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from lunr.index import Index
+from test_search import EXTRA_PAPERS, JS, QUERIES, build_project, needs_node, node, refs, shipped_site
+
+from papersite import urls
+from papersite.publish import search, search_shards, search_terms
+from papersite.publish.search_shards import Layout
+from support import search_oracle as oracle
+from support import search_query
+from support.shard_oracle import ShardSource
+
+TINY = Layout(bucket_bytes=400, max_key=6, inline=2, chunk=3)
+MORE_QUERIES = QUERIES + [
+    "reinforcement learning shapley values", "multi agent", "shortest path", "attention maps", "riemannian adamw",
+    "redoubt", "hyprl", "diffusion video generation model", "continual linear regression", "proposers strategic",
+    "differentiable", "robustnes", "learnin", "optimizaton", "sh", "a", "zz", "title:robust", "authors:lovelace",
+    "title:shap*", "+shapley +reinforcement", "-shapley", "shapley~1", "re*", "*ing",
+]
+
+
+def write_search_files(site: Path, files: dict[str, str]) -> None:
+    shutil.rmtree(site / search_shards.DIRECTORY, ignore_errors=True)
+    for name, text in files.items():
+        path = site / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+
+
+def sharded_copy(site: Path, target: Path, layout: Layout = TINY, documents=None) -> Path:
+    """A copy of `site` whose search files are shards (from its own content, or `documents`)."""
+    shutil.copytree(site, target)
+    pages = shipped_site(site)
+    files, _ = search.build_search_files(pages, [""] * len(pages.papers), shard_from=0, layout=layout)
+    write_search_files(target, files)
+    return target
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Path:
+    return build_project(tmp_path_factory.mktemp("shards") / "proj", EXTRA_PAPERS)
+
+
+@pytest.fixture(scope="module")
+def sharded(site, tmp_path_factory) -> Path:
+    return sharded_copy(site, tmp_path_factory.mktemp("sharded") / "site")
+
+
+@pytest.fixture(scope="module")
+def single(site) -> oracle.IndexSource:
+    return oracle.IndexSource(Index.load(oracle.expand_index(oracle.read_js_global((site / urls.SEARCH_INDEX).read_text("utf-8")))))
+
+
+def outcome_of(source, q):
+    o = search_query.search(source, q)
+    return refs(o.results), [r["score"] for r in o.results], o.mode, o.every, o.fuzzy, o.unmatched, bool(o.error)
+
+
+def test_the_site_is_sharded(sharded):
+    files = {p.name for p in (sharded / search_shards.DIRECTORY).iterdir()}
+    meta = oracle.read_js_global((sharded / urls.SEARCH_INDEX).read_text("utf-8"))["shards"]
+    buckets = oracle.front_decode(meta["buckets"])
+    assert len(buckets) > 20 and buckets[0] == "" and buckets == sorted(buckets)
+    assert len([f for f in files if f.startswith("d-")]) == len(buckets)
+    assert len([f for f in files if f.startswith("p")]) > 100
+    assert len([f for f in files if f.startswith("s-")]) == -(-meta["docs"] // TINY.chunk)
+    assert {"t-reinforcement-learning.js", "t-optimization.js"} <= files
+    store = oracle.read_js_global((sharded / urls.SEARCH_STORE).read_text("utf-8"))
+    assert "docs" not in store and store["paper"] == ["papers/", ".html"]
+
+
+def test_sharded_ranking_equals_one_index(sharded, single):
+    """Same refs, same scores to the last bit, same everything, on every query."""
+    for q in MORE_QUERIES:
+        assert outcome_of(ShardSource(sharded), q) == outcome_of(single, q), q
+
+
+def test_a_query_loads_only_what_it_needs(sharded):
+    source = ShardSource(sharded)
+    outcome = search_query.search(source, "shapley values")
+    total = len(list((sharded / search_shards.DIRECTORY).iterdir()))
+    loaded = [name for name in source.loaded if not name.startswith("assets/")]
+    assert refs(outcome.results)[0] == "fastsverl"
+    assert len(loaded) < total / 20
+    assert {name[0] for name in loaded} <= {"d", "p", "s"}
+    # the postings files are those of the query's terms
+    assert {name.split("-", 1)[1] for name in loaded if name.startswith("p")} <= {"shaplei", "valu"}
+
+
+def test_prefix_typo_and_field_queries_across_shards(sharded, single):
+    source = ShardSource(sharded)
+    keys = source.keys
+    assert source.bucket_of("shap") != source.bucket_of("value") and len(source.buckets_with_prefix("s")) > 1
+    assert refs(search_query.search(source, "shap").results)[0] == "fastsverl"   # prefix, as typed
+    assert refs(search_query.search(source, "s").results) == refs(search_query.search(single, "s").results)
+    outcome = search_query.search(ShardSource(sharded), "shaply values")
+    assert outcome.fuzzy == ["shaply"] and refs(outcome.results)[0] == "fastsverl"   # typo, the word done
+    assert refs(search_query.search(source, "title:shapley").results) == ["fastsverl"]  # field
+    assert refs(search_query.search(source, "title:shap*").results) == ["fastsverl"]    # field and wildcard
+    fuzzy = ShardSource(sharded)
+    assert "dtw-certified-robust-defense" in refs(search_query.search(fuzzy, "robust~1").results)
+    assert len({n for n in fuzzy.loaded if n.startswith("d-")}) == len(keys)  # an edit distance reads the dictionary
+    assert refs(search_query.search(ShardSource(sharded), "-shapley").results) == \
+        refs(search_query.search(single, "-shapley").results)                  # every document but these
+
+
+def test_one_bucket_and_postings_in_the_bucket(site, tmp_path, single):
+    """The other extreme: a site sharded into one bucket with every posting inline."""
+    one = sharded_copy(site, tmp_path / "one", Layout(bucket_bytes=10**9, inline=10**9, chunk=10**6))
+    assert sorted(p.name for p in (one / search_shards.DIRECTORY).iterdir() if not p.name.startswith("t-")) == ["d-_.js", "s-0.js"]
+    for q in ("shapley", "diffu", "robst", "title:shapley", "*ley", "k-means++"):
+        assert outcome_of(ShardSource(one), q) == outcome_of(single, q), q
+
+
+def test_files_are_byte_stable_and_an_edit_changes_few(site, sharded, tmp_path):
+    again = sharded_copy(site, tmp_path / "again")
+    names = sorted(p.name for p in (sharded / search_shards.DIRECTORY).iterdir())
+    assert names == sorted(p.name for p in (again / search_shards.DIRECTORY).iterdir())
+    assert all((sharded / search_shards.DIRECTORY / n).read_bytes() == (again / search_shards.DIRECTORY / n).read_bytes() for n in names)
+    # An edit: one more word in one abstract.
+    pages = shipped_site(site)
+    before, state = search.build_search_files(pages, [""] * len(pages.papers), shard_from=0, layout=TINY)
+    edited = pages.papers[5]
+    papers = list(pages.papers)
+    papers[5] = type(edited)(**{**edited.__dict__, "text": edited.text + " quixotic"})
+    after, _ = search.build_search_files(type(pages)(pages.config, tuple(papers), pages.tags), [""] * len(papers), state,
+                                         shard_from=0, layout=TINY)
+    changed = sorted(n for n in set(before) | set(after) if before.get(n) != after.get(n))
+    assert urls.SEARCH_INDEX in changed   # the meta: the average field length moved
+    # Else only the files of the edited paper's terms: its postings (the field length is in each)
+    # and their buckets; not one store chunk (the store shows the summary, left alone here).
+    terms = set(search_terms.count_terms(search.search_documents(type(pages)(pages.config, (papers[5],), pages.tags)))[0].terms)
+    keys = ShardSource(sharded).keys
+    allowed = {urls.SEARCH_INDEX} | {search_shards.script_path(search_shards.list_name(f, t)) for t in terms for f in range(4)} | \
+              {search_shards.script_path("d-" + (search_shards.file_name(keys[bisect.bisect_right(keys, t) - 1]) or "_")) for t in terms}
+    assert set(changed) <= allowed and len(changed) < len(after) / 3
+
+
+def test_file_names():
+    assert search_shards.file_name("shaplei") == "shaplei"
+    assert search_shards.file_name("dα") == "d_3b1_"
+    long = search_shards.file_name("é" * 64)
+    assert len(long) <= search_shards.MAX_NAME and long.endswith(f"~{search_shards.fnv1a('é' * 64):08x}")
+    assert search_shards.file_name("é" * 63 + "a") != long
+
+
+def test_terms_whose_names_meet_share_a_file(site, tmp_path, monkeypatch, single):
+    """Cut names can meet (two long terms, the same hash): their postings share a file, each found by its term."""
+    import support.shard_oracle as shard_oracle
+
+    def met(f: int, term: str) -> str:
+        return f"p{f}-met"
+
+    monkeypatch.setattr(search_shards, "list_name", met)
+    monkeypatch.setattr(shard_oracle, "list_name", met)
+    shared = sharded_copy(site, tmp_path / "met", Layout(bucket_bytes=400, inline=0, chunk=3))
+    assert sorted(p.name for p in (shared / search_shards.DIRECTORY).glob("p*.js")) == ["p0-met.js", "p1-met.js", "p2-met.js", "p3-met.js"]
+    for q in ("reinforcement learning", "shapley values", "diffusion", "title:shap*"):
+        assert outcome_of(ShardSource(shared), q) == outcome_of(single, q), q
+
+
+@needs_node
+def test_node_agrees_on_the_sharded_site(sharded, tmp_path):
+    queries = [q for q in MORE_QUERIES if q.strip()]
+    (tmp_path / "q.json").write_text(json.dumps(queries), encoding="utf-8")
+    got = node(JS / "search_site.js", sharded, tmp_path / "q.json")
+    for q in queries:
+        python = outcome_of(ShardSource(sharded), q)
+        js = got["typed"][q]
+        assert python == (js["refs"], js["scores"], js["mode"], js["every"], js["fuzzy"], js["unmatched"], bool(js["error"])), q
+    assert got["typed"]["shapley"]["refs"][0] == "fastsverl"
