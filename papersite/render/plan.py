@@ -211,9 +211,8 @@ def plan_tag_index(site: Site) -> PageSpec:
 
 def plan_authors(site: Site) -> list[PageSpec]:
     """A page per author, the author index (its letters and the most prolific authors) and each
-    letter's pages. An author page is given that author's data alone (enrich/authors.py)."""
-    if not site.authors:
-        return []
+    letter's pages. An author page is given that author's data alone (enrich/authors.py). The index
+    is made even when no paper names its authors: every page's footer links it."""
     title = site.config.title
     specs = []
     for author in site.authors:
