@@ -114,3 +114,44 @@ def test_axe_finds_no_violations_with_the_theme_toggled_against_the_system(brows
         finally:
             context.close()
     assert problems == []
+
+
+@pytest.fixture(scope="module")
+def people_site(tmp_path_factory) -> Path:
+    """The shipped content has no authors: a small site with authors, two venues, and an authors.yml
+    entry (homepage, ORCID, note, a merged variant's redirect)."""
+    root = make_project(tmp_path_factory.mktemp("people") / "proj", {
+        "a.md": paper_text(id="a-1", slug="a", authors="[Ada Lovelace, 'Babbage, Charles', 'José García']"),
+        "b.md": paper_text(id="b-1", slug="b", venue="ICML", year="2019", authors="[A. Lovelace, Mihaela van der Schaar]"),
+    })
+    (root / "content" / "authors.yml").write_text(
+        "authors:\n  - name: Ada Lovelace\n    variants: [A. Lovelace]\n    homepage: https://example.org/ada\n"
+        "    orcid: 0000-0002-1825-0097\n    note: Analyst\n", encoding="utf-8")
+    assert main(build_args(root)) == 0
+    return root / "site"
+
+
+PEOPLE_PAGES = ["authors/ada-lovelace.html", "authors/index.html", "authors/letters/l.html", "venues/index.html",
+                "venues/icml.html", "venues/icml/2019.html"]
+
+
+def test_author_and_venue_pages_pass_the_nu_html_checker_and_the_link_check(people_site):
+    need_java()
+    assert (people_site / "authors" / "a-lovelace.html").is_file()
+    assert nu_check(people_site) == []
+    assert check_site(people_site) == []
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_axe_finds_no_violations_on_author_and_venue_pages(browser, people_site, scheme):
+    context = browser.new_context(color_scheme=scheme)
+    page = context.new_page()
+    problems = []
+    try:
+        for name in PEOPLE_PAGES:
+            page.goto((people_site / name).resolve().as_uri(), wait_until="load")
+            problems += axe_violations(page, f"{scheme} {name}")
+    finally:
+        context.close()
+    assert problems == []
