@@ -97,6 +97,11 @@ def test_author_pages_list_papers_by_year_with_coauthors_venues_and_topics(proj,
     # An author of one paper has that paper's Cite box as their BibTeX, no file of their own.
     assert '<a href="../papers/paper-1.html#cite">BibTeX</a>' in read(proj, "authors/charles-babbage.html")
     assert not (proj / "site" / "authors" / "charles-babbage.bib").exists()
+    # Nor counts of one: its paper's line links its venue and topics.
+    babbage = read(proj, "authors/charles-babbage.html")
+    assert '<small><a href="../venues/neurips.html">NeurIPS</a> · <a href="../tags/reinforcement-learning.html">' in babbage
+    assert "<h2>Venues</h2>" not in babbage and "<h2>Venues</h2>" in ada
+    assert 'property="og:' not in babbage and "application/ld+json" not in babbage
     # "Babbage, Charles" is shown given name first, and links from the paper page.
     assert author_links(read(proj, "papers/paper-1.html"), "../authors/") == ["ada-lovelace", "charles-babbage"]
     garcia = next(p for p in (proj / "site" / "authors").glob("jose-garcia-*.html"))
