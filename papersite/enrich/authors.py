@@ -9,7 +9,9 @@ paper those of its authors and their co-authors, and no other.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+
+from ..digests import fingerprint
 
 from .people import Authorship, Person
 
@@ -43,6 +45,9 @@ class AuthorPage:
     homepage: str | None = None
     orcid: str | None = None
     note: str | None = None
+    # The digest of all of the above, taken when the page's data is made: its page's key uses it
+    # (render/plan.py PageSpec.version), so the ~16,000 pages an edit leaves alone are not digested again.
+    version: bytes = b""
 
 
 @dataclass(frozen=True)
@@ -58,6 +63,7 @@ class IndexEntry:
 class IndexLetter:
     letter: str      # a-z, or inputs/names.py OTHER_LETTER
     entries: tuple[IndexEntry, ...]   # by family name
+    version: bytes = b""              # the digest of the above, as AuthorPage.version
 
 
 @dataclass(frozen=True)
@@ -107,7 +113,7 @@ def author_page(person: Person, authorship: Authorship, papers: Sequence[AuthorP
             if slug is not None and slug != person.slug:
                 shared[slug] = shared.get(slug, 0) + 1
     entry = person.entry
-    return AuthorPage(
+    page = AuthorPage(
         slug=person.slug, name=person.name, count=len(person.papers),
         years=tuple((year, tuple(years[year])) for year in sorted(years, reverse=True)),
         coauthors=tuple((slug, rank[slug][1], n) for slug, n in sorted(shared.items(), key=lambda item: (-item[1], rank[item[0]][0]))),
@@ -115,6 +121,7 @@ def author_page(person: Person, authorship: Authorship, papers: Sequence[AuthorP
         topics=tuple((tag, "", n) for tag, n in sorted(topics.items(), key=lambda item: (-item[1], item[0]))),
         homepage=entry.homepage if entry else None, orcid=entry.orcid if entry else None, note=entry.note if entry else None,
     )
+    return replace(page, version=fingerprint(page))
 
 
 def index_letters(people: Sequence[Person]) -> tuple[IndexLetter, ...]:
@@ -122,4 +129,5 @@ def index_letters(people: Sequence[Person]) -> tuple[IndexLetter, ...]:
     letters: dict[str, list[IndexEntry]] = {}
     for person in people:
         letters.setdefault(person.letter, []).append(IndexEntry(person.slug, person.index_name, len(person.papers)))
-    return tuple(IndexLetter(letter, tuple(letters[letter])) for letter in sorted(letters, key=lambda letter: (len(letter) > 1, letter)))
+    return tuple(IndexLetter(letter, tuple(letters[letter]), fingerprint((letter, tuple(letters[letter]))))
+                 for letter in sorted(letters, key=lambda letter: (len(letter) > 1, letter)))

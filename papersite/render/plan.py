@@ -14,6 +14,7 @@ from functools import cached_property, partial
 from markupsafe import Markup
 
 from .. import urls
+from ..digests import fingerprint
 from ..enrich.authors import IndexEntry
 from ..enrich.listings import Site, tag_bars
 from ..enrich.related import RelatedList
@@ -35,6 +36,9 @@ class PageSpec:
     breadcrumbs: Crumbs = ()
     context: Mapping[str, object] = field(default_factory=dict)   # what the template shows besides the chrome
     indexable: bool = True  # listed in the sitemap
+    # The digest of `context` when the stage that made it has one (an author page's, enrich/authors.py):
+    # the context is then not fingerprinted again for the page's key, build after build.
+    version: bytes | None = None
 
 
 @dataclass(frozen=True)
@@ -219,7 +223,8 @@ def plan_authors(site: Site) -> list[PageSpec]:
         papers = f"{author.count} paper{'' if author.count == 1 else 's'}"
         specs.append(PageSpec(urls.author_path(author.slug), "author", "author.html", author.name,
                               f"{papers} by {author.name} in {title}.",
-                              (("Home", urls.HOME), ("Authors", urls.AUTHOR_INDEX), (author.name, None)), {"author": author}))
+                              (("Home", urls.HOME), ("Authors", urls.AUTHOR_INDEX), (author.name, None)), {"author": author},
+                              version=author.version))
     letters = site.author_index
     nav = tuple((letter.letter, urls.author_letter_path(letter.letter), len(letter.entries)) for letter in letters)
     prolific = sorted(enumerate(site.authors), key=lambda item: (-item[1].count, item[0]))[:TOP_AUTHORS]
@@ -237,7 +242,7 @@ def plan_authors(site: Site) -> list[PageSpec]:
                                   f"Authors: {label}" + ("" if pagination.number == 1 else f", page {pagination.number}"),
                                   f"The authors of {title} whose family names start with {label}.", crumbs,
                                   {"letter": label, "letters": nav, "count": len(letter.entries), "entries": entries,
-                                   "pagination": pagination}))
+                                   "pagination": pagination}, version=fingerprint((letter.version, nav, pagination))))
     return specs
 
 
