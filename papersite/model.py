@@ -50,3 +50,28 @@ class Paper:
     body: str
     path: str          # the source file, for messages
     body_line: int     # line of the file where the body starts, for messages
+
+
+@dataclass(frozen=True)
+class PersonEntry:
+    """One person of content/authors.yml: the names that are theirs and what their page says about them."""
+
+    name: str                      # the name their page shows
+    variants: tuple[str, ...]      # other spellings papers give, merged into this person
+    slug: str | None               # the page's address when set, else the name's (inputs/names.py)
+    aliases: tuple[str, ...]       # old slugs, each kept as a redirect
+    homepage: str | None
+    orcid: str | None              # the bare iD, 0000-0002-1825-0097
+    note: str | None
+    papers: tuple[str, ...]        # paper ids: when given, the person's names mean them on these papers only
+    keys: tuple[str, ...]          # what the name and each variant compare as (inputs/names.py)
+    path: str                      # for messages
+    line: int
+    lines: tuple[tuple[str, int], ...] = ()        # the line of each field the entry has
+    key_lines: tuple[tuple[str, int], ...] = ()    # the line of each of its keys
+
+    def line_of(self, field: str) -> int:
+        return dict(self.lines).get(field, self.line)
+
+    def key_line(self, key: str) -> int:
+        return dict(self.key_lines).get(key, self.line)

@@ -14,7 +14,8 @@ from threadpoolctl import threadpool_limits
 
 from . import urls
 from .enrich.bibtex import bibtex_keys
-from .enrich.listings import Site, list_site, paper_pages
+from .enrich.listings import Site, list_site, paper_pages, with_authors
+from .enrich.people import identify_authors
 from .enrich.projection import project_2d
 from .enrich.related import relate_papers
 from .enrich.terms import page_texts, weigh_terms
@@ -24,6 +25,7 @@ from .errors import Problem, Report, SiteError
 from .incremental.cache import BuildCache, WarmCache
 from .incremental.reuse import PreviousOutput, content_digest
 from .incremental.store import Store
+from .inputs.authors import load_people
 from .inputs.config import load_config
 from .inputs.papers import load_content
 from .model import SiteConfig
@@ -101,13 +103,16 @@ def run_build(options: BuildOptions, progress: Progress, warm: WarmCache | None)
     progress.stage("reading content")
     with clock("content"):
         papers, taxonomy, new["papers"] = load_content(options.content, report, cache.file_digests, cache.previous("papers"), jobs)
+        people = load_people(options.content, papers, report)
+        authorship, new["authors"] = identify_authors(papers, people, report, cache.previous("authors"))
     check_lunr_js(options, report)
     report.raise_errors()
     env = make_environment(options.templates, cache.templates_dir)
     progress.stage(f"preparing {len(papers)} papers")
     with clock("markdown and math"):
         texts, new["texts"] = render_texts(papers, report, jobs, cache.previous("texts"), progress.tick)
-    site = list_site(config, taxonomy, paper_pages(papers, texts))
+    site = list_site(config, taxonomy, paper_pages(papers, texts, authorship.credits))
+    site, new["author pages"] = with_authors(site, authorship, cache.previous("author pages"))
     keys = bibtex_keys(papers)
     with Staging(options.out) as staging:
         # Search and the exports need the papers' texts, not their related papers or the pages: a

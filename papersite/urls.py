@@ -12,6 +12,13 @@ from functools import lru_cache
 
 HOME = "index.html"
 TAG_INDEX = "tags/index.html"
+# Author pages are authors/<slug>.html, the index's letters authors/letters/<letter>.html: a slug
+# has no "/", so no author page can be a letter page, and none is `index` (inputs/names.py).
+AUTHOR_INDEX = "authors/index.html"
+# Names per page of a letter of the author index (about 80 bytes each): no letter page passes
+# ~100 KB, whatever the collection's size.
+AUTHORS_PER_PAGE = 1000
+VENUE_INDEX = "venues/index.html"
 SEARCH = "search.html"
 NOT_FOUND = "404.html"
 READING_LIST = "reading-list.html"
@@ -51,6 +58,34 @@ def paper_path(slug: str) -> str:
 
 def tag_path(slug: str, page: int = 1) -> str:
     return f"tags/{slug}.html" if page == 1 else f"tags/{slug}/page-{page}.html"
+
+
+def author_path(slug: str) -> str:
+    return f"authors/{slug}.html"
+
+
+def author_bibtex(slug: str) -> str:
+    """The BibTeX entries of an author's papers, linked from their page (an author of one paper links
+    that paper's Cite box instead: `paper_cite`)."""
+    return f"authors/{slug}.bib"
+
+
+def paper_cite(slug: str) -> str:
+    """A paper page's Cite box, its BibTeX entry."""
+    return f"papers/{slug}.html#cite"
+
+
+def author_letter_path(letter: str, page: int = 1) -> str:
+    return f"authors/letters/{letter}.html" if page == 1 else f"authors/letters/{letter}/page-{page}.html"
+
+
+def venue_path(slug: str) -> str:
+    return f"venues/{slug}.html"
+
+
+def proceedings_path(venue_slug: str, year: int, page: int = 1) -> str:
+    """A venue's papers of one year, as a table of contents."""
+    return f"venues/{venue_slug}/{year}.html" if page == 1 else f"venues/{venue_slug}/{year}/page-{page}.html"
 
 
 def map_topic_path(key: str, page: int = 1) -> str:

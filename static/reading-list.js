@@ -16,7 +16,8 @@
 // API: window.papersiteReadingList
 //   .toggleButton(slug, title, url, details?) -> a new <button>; `url` is the paper's path relative
 //       to the site root ("papers/<slug>.html", as `u` in assets/search-store.js); `details` may give
-//       {summary, authors: [..], venue, year, permalink}.
+//       {summary, authors: [..], authorUrls: [..], venue, year, permalink}; authorUrls[i] is the page of
+//       authors[i] relative to the site root ("authors/<slug>.html"), or "".
 //   .has(slug), .entries(), .add(entry), .remove(slug), .onChange(fn), .available
 // All DOM is built with createElement/textContent: titles and summaries are never parsed as HTML.
 (function () {
@@ -49,9 +50,11 @@
     var title = text(entry.title, 1000);
     if (!slug || !url || !title) return null;
     var authors = Array.isArray(entry.authors) ? entry.authors.filter(function (a) { return typeof a === "string"; }).slice(0, 200) : [];
+    var authorUrls = Array.isArray(entry.authorUrls) ? entry.authorUrls : [];
     return {
       slug: slug, title: title, url: url, summary: text(entry.summary, 2000),
       authors: authors.map(function (a) { return a.slice(0, 300); }),
+      authorUrls: authors.map(function (a, i) { return safePath(authorUrls[i]); }),
       venue: text(entry.venue, 200), year: text(entry.year, 10), permalink: safePermalink(entry.permalink),
       // The paper page's own entry (as in papers.bib), when saved from that page: the export's
       // fallback once a later build no longer has the paper.
@@ -150,7 +153,7 @@
     button.setAttribute("aria-label", "Save: " + title);
     button.title = "Save to your reading list";
     var entry = {
-      slug: slug, title: title, url: url, summary: details.summary, authors: details.authors,
+      slug: slug, title: title, url: url, summary: details.summary, authors: details.authors, authorUrls: details.authorUrls,
       venue: details.venue, year: details.year, permalink: details.permalink
     };
     if (!available || !clean(entry)) {
@@ -179,6 +182,16 @@
     });
   }
 
+  // Each author's page, from the byline's links, as a path from the site root ("" for a name without one).
+  function pageAuthorUrls(authors) {
+    var byName = {};
+    Array.prototype.forEach.call(doc.querySelectorAll(".paper-authors a[href]"), function (a) {
+      var href = a.href;
+      if (href.indexOf(rootURL.href) === 0) byName[a.textContent] = href.slice(rootURL.href.length);
+    });
+    return authors.map(function (name) { return Object.prototype.hasOwnProperty.call(byName, name) ? byName[name] : ""; });
+  }
+
   function pageCanonical() {
     var link = doc.querySelector('link[rel="canonical"]');
     return link ? link.getAttribute("href") : "";
@@ -187,9 +200,11 @@
   function setUpPageToggle() {
     if (!available) return;
     Array.prototype.forEach.call(doc.querySelectorAll("button.save-toggle[data-slug][hidden]"), function (button) {
+      var authors = pageAuthors();
       wire(button, {
         slug: button.getAttribute("data-slug"), title: pageMeta("citation_title"),
-        url: button.getAttribute("data-url"), summary: pageMeta("description"), authors: pageAuthors(),
+        url: button.getAttribute("data-url"), summary: pageMeta("description"), authors: authors,
+        authorUrls: pageAuthorUrls(authors),
         venue: pageMeta("citation_conference_title"), year: pageMeta("citation_publication_date"),
         permalink: pageCanonical(), bibtex: pageBibtex(button)
       });
@@ -345,8 +360,8 @@
         link.href = rootPrefix + e.url;
         heading.appendChild(link);
         li.appendChild(heading);
-        var meta = byline(e);
-        if (meta) li.appendChild(element("p", "paper-card-meta", meta));
+        var meta = bylineElement(e);
+        if (meta) li.appendChild(meta);
         if (e.summary) li.appendChild(element("p", "paper-card-summary", e.summary));
         var button = element("button", "button remove-button", "Remove");
         button.type = "button";
@@ -362,6 +377,22 @@
       });
       exportBox.hidden = list.length === 0;
       if (list.length) showExport(list);
+    }
+
+    // The byline of a listing: the first three names, each a link to its author's page, then "et al.".
+    function bylineElement(e) {
+      if (!e.authors.length && !e.venue && !e.year) return null;
+      var p = element("p", "paper-card-meta");
+      e.authors.slice(0, 3).forEach(function (name, i) {
+        if (i) p.appendChild(doc.createTextNode(", "));
+        var link = e.authorUrls[i] ? element("a", null, name) : doc.createTextNode(name);
+        if (e.authorUrls[i]) link.href = rootPrefix + e.authorUrls[i];
+        p.appendChild(link);
+      });
+      var rest = (e.authors.length > 3 ? " et al." : "");
+      var where = [e.venue, e.year].filter(Boolean).join(" ");
+      p.appendChild(doc.createTextNode(rest + (where ? (e.authors.length ? " · " : "") + where : "")));
+      return p;
     }
 
     function focusAfterRemove(index) {

@@ -52,7 +52,7 @@ def test_a_large_collection_gets_a_file_per_proceedings_with_every_entry_once(sa
         assert not parsed.failed_blocks and len(parsed.entries) == part["papers"]
         all_entries += entries(bib)
         data = json.loads((split / part["json"]).read_text(encoding="utf-8"))
-        assert data["format"] == "papersite-papers/3"
+        assert data["format"] == "papersite-papers/4"
         assert {(p["venue"], p["year"]) for p in data["papers"]} == {(part["venue"], part["year"])}
         all_papers += data["papers"]
     assert sorted(all_entries) == sorted(entries((whole / urls.BIBTEX).read_text(encoding="utf-8")))

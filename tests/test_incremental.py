@@ -469,3 +469,43 @@ def test_an_output_restored_from_a_ci_cache_is_kept_by_its_bytes(proj, tmp_path)
     result = build(options(proj))
     assert 0 < result.rendered < result.pages // 2
     assert_same_as_clean(proj, tmp_path)
+
+
+def author_inodes(root: Path) -> dict[str, int]:
+    """Each author page's inode: a page kept from the previous output is linked, a rendered one is new."""
+    return {path.name: path.stat().st_ino for path in (root / "site" / "authors").rglob("*.html")}
+
+
+def test_an_edit_to_one_paper_renders_only_its_authors_pages(proj, tmp_path):
+    build(options(proj))
+    path = first_paper(proj)
+    text = path.read_text(encoding="utf-8")
+    slug = re.search(r"^slug: (\S+)$", text, re.M)[1]
+    byline = re.search(r'<p class="paper-authors">.*?</p>', (proj / "site" / "papers" / f"{slug}.html").read_text(encoding="utf-8"))[0]
+    its_authors = {f"{name}.html" for name in re.findall(r'href="\.\./authors/([^"/]+)\.html"', byline)}
+    assert its_authors
+    before = author_inodes(proj)
+    # An abstract's words are on no author page.
+    path.write_text(text.rstrip("\n") + " An added closing sentence.\n", encoding="utf-8")
+    build(options(proj))
+    assert author_inodes(proj) == before
+    # Its title is, on its authors' pages only.
+    path.write_text(re.sub(r"^title: .*$", "title: A retitled paper", path.read_text(encoding="utf-8"), count=1, flags=re.M),
+                    encoding="utf-8")
+    build(options(proj))
+    after = author_inodes(proj)
+    assert {name for name in after if after[name] != before[name]} == its_authors
+    assert_same_as_clean(proj, tmp_path)
+
+
+def test_adding_and_editing_authors_yml(proj, tmp_path):
+    build(options(proj))
+    papers = sorted((proj / "content" / "papers").glob("*.md"))
+    first, second = (re.search(r"^authors: \[([^,\]]+)", p.read_text(encoding="utf-8"), re.M)[1] for p in papers[:2])
+    people = proj / "content" / "authors.yml"
+    people.write_text(f"authors:\n  - name: {first}\n    variants: ['{second}']\n    note: Merged\n", encoding="utf-8")
+    build(options(proj))
+    assert_same_as_clean(proj, tmp_path / "merged")
+    people.write_text(f"authors:\n  - name: {first}\n    orcid: 0000-0002-1825-0097\n", encoding="utf-8")
+    build(options(proj))
+    assert_same_as_clean(proj, tmp_path / "orcid")

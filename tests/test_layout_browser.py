@@ -29,6 +29,8 @@ PAGES = {
     "search": "search.html?q=graph+neural",
     "map": "map.html",
     "reading list": "reading-list.html",
+    "author": "authors/ada-lovelace.html",
+    "authors": "authors/index.html",
 }
 
 

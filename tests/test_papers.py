@@ -31,8 +31,9 @@ def test_invalid_fixture_reports_file_and_line_and_keeps_previous_site(case, tmp
     fixture = INVALID / case
     for page in (fixture / "papers").glob("*.md"):
         shutil.copyfile(page, root / "content" / "papers" / page.name)
-    # Optional: a tags.yml or site.yml replacing the project's, and extra arguments (args.txt).
-    for name, target in (("tags.yml", root / "content" / "tags.yml"), ("site.yml", root / "site.yml")):
+    # Optional: a tags.yml or site.yml replacing the project's, an authors.yml, and extra arguments (args.txt).
+    for name, target in (("tags.yml", root / "content" / "tags.yml"), ("site.yml", root / "site.yml"),
+                         ("authors.yml", root / "content" / "authors.yml")):
         if (fixture / name).is_file():
             shutil.copyfile(fixture / name, target)
     extra = (fixture / "args.txt").read_text().split() if (fixture / "args.txt").is_file() else []

@@ -249,14 +249,14 @@ def test_cite_box_shows_the_same_entry_and_a_copy_button(published):
     assert '<h2 id="abstract"><a class="anchor" href="#abstract">' in page
 
 
-PAPER_FIELDS = {"id", "slug", "title_markdown", "title_source", "venue", "year", "authors", "tags", "code",
+PAPER_FIELDS = {"id", "slug", "title_markdown", "title_source", "venue", "year", "authors", "author_slugs", "tags", "code",
                 "aliases", "links", "path", "url", "abstract_markdown", "words", "bibtex_key"}
 
 
 def test_papers_json_lists_every_paper(published):
     raw = (published / urls.EXPORT_JSON).read_text(encoding="utf-8")
     doc = json.loads(raw)
-    assert doc["format"] == "papersite-papers/3"
+    assert doc["format"] == "papersite-papers/4"
     slugs = {p.stem for p in (REPO / "content" / "papers").glob("*.md")} | {"hostile-characters", "new-name"}
     assert {p["slug"] for p in doc["papers"]} == slugs
     keys = {key for _, key, _ in parse_bibtex((published / urls.BIBTEX).read_text(encoding="utf-8"))}
@@ -267,6 +267,9 @@ def test_papers_json_lists_every_paper(published):
         assert paper["bibtex_key"] in keys
         assert paper["title_markdown"] and paper["abstract_markdown"] and paper["year"] == 2025
         assert paper["links"] == {}   # the shipped pages have none (tests/test_links.py has pages with links)
+        assert len(paper["author_slugs"]) == len(paper["authors"])
+        for slug in paper["author_slugs"]:
+            assert (published / urls.author_path(slug)).is_file()
     renamed = next(p for p in doc["papers"] if p["slug"] == "new-name")
     assert renamed["aliases"] == ["old-name"]
     assert doc["site"]["base_url"] == BASE

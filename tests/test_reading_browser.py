@@ -193,6 +193,19 @@ def test_bibtex_export_is_the_builds_own_entries(tex_site, page):
     clean(page)
 
 
+def test_saved_papers_link_their_authors_pages(tex_site, page):
+    save(page, tex_site, TEX_PAPER)
+    page.goto(url_of(tex_site, "reading-list.html"))
+    names = page.locator("#reading-list-items .paper-card-meta a")
+    assert names.all_inner_texts() == ["Ünal Ørsted", "Jean-Luc d'Arc"]
+    for link in names.all():
+        target = tex_site / link.get_attribute("href")
+        assert target.is_file() and f"papers/{TEX_PAPER}.html" in target.read_text(encoding="utf-8")
+    names.first.click()
+    assert page.locator("h1").inner_text() == "Ünal Ørsted"
+    clean(page)
+
+
 def test_bibtex_export_of_papers_the_build_no_longer_has(site, page):
     """A saved paper missing from this build: the entry saved from its page, else a comment line."""
     page.goto(url_of(site, "reading-list.html"))

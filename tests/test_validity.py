@@ -78,19 +78,24 @@ def test_alias_redirect_and_abstract_headings_are_valid_and_linked(tmp_path):
 
 
 AXE_PAGES = ["index.html", "papers/fastsverl.html", "tags/reinforcement-learning.html", "tags/index.html", "search.html"]
+# The shipped content has no authors: these are people_site's.
+PEOPLE_PAGES = ["authors/ada-lovelace.html", "authors/index.html", "authors/letters/l.html", "venues/index.html",
+                "venues/icml.html", "venues/icml/2019.html"]
 
 
 @pytest.mark.browser
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_axe_finds_no_violations(browser, shipped_site, scheme):
+@pytest.mark.parametrize("site_fixture, names", [("shipped_site", AXE_PAGES), ("people_site", PEOPLE_PAGES)])
+def test_axe_finds_no_violations(browser, request, site_fixture, names, scheme):
+    site = request.getfixturevalue(site_fixture)
     context = browser.new_context(color_scheme=scheme)
     page = context.new_page()
     problems = []
     try:
-        for name in AXE_PAGES:
-            page.goto((shipped_site / name).resolve().as_uri(), wait_until="load")
+        for name in names:
+            page.goto((site / name).resolve().as_uri(), wait_until="load")
             if name == "search.html":
-                page.goto((shipped_site / name).resolve().as_uri() + "?q=learning", wait_until="load")
+                page.goto((site / name).resolve().as_uri() + "?q=learning", wait_until="load")
                 page.wait_for_timeout(300)  # let results render, so they are checked too
             assert page.evaluate("matchMedia('(prefers-color-scheme: dark)').matches") == (scheme == "dark")
             problems += axe_violations(page, f"{scheme} {name}")
@@ -114,3 +119,25 @@ def test_axe_finds_no_violations_with_the_theme_toggled_against_the_system(brows
         finally:
             context.close()
     assert problems == []
+
+
+@pytest.fixture(scope="module")
+def people_site(tmp_path_factory) -> Path:
+    """The shipped content has no authors: a small site with authors, two venues, and an authors.yml
+    entry (homepage, ORCID, note, a merged variant's redirect)."""
+    root = make_project(tmp_path_factory.mktemp("people") / "proj", {
+        "a.md": paper_text(id="a-1", slug="a", authors="[Ada Lovelace, 'Babbage, Charles', 'José García']"),
+        "b.md": paper_text(id="b-1", slug="b", venue="ICML", year="2019", authors="[A. Lovelace, Mihaela van der Schaar]"),
+    })
+    (root / "content" / "authors.yml").write_text(
+        "authors:\n  - name: Ada Lovelace\n    variants: [A. Lovelace]\n    homepage: https://example.org/ada\n"
+        "    orcid: 0000-0002-1825-0097\n    note: Analyst\n", encoding="utf-8")
+    assert main(build_args(root)) == 0
+    return root / "site"
+
+
+def test_author_and_venue_pages_pass_the_nu_html_checker_and_the_link_check(people_site):
+    need_java()
+    assert (people_site / "authors" / "a-lovelace.html").is_file()
+    assert nu_check(people_site) == []
+    assert check_site(people_site) == []

@@ -200,5 +200,5 @@ def bibtex_file(title: str, entries: Sequence[str]) -> bytes:
     the whole file would take up to 4 bytes a character."""
     # BibTeX reads an entry wherever it meets "@", comments included: the title goes in without it.
     title = " ".join(title.replace("@", " ").split())
-    head = f"% {len(entries)} papers from {title}, one entry each, UTF-8.\n"
+    head = f"% {len(entries)} paper{'' if len(entries) == 1 else 's'} from {title}, one entry each, UTF-8.\n"
     return b"\n".join([head.encode(), *(entry.encode("utf-8") for entry in entries)])

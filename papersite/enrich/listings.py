@@ -1,14 +1,17 @@
-"""The site's listings, built once: every paper with its texts and neighbours, the papers of each tag, the tag chart."""
+"""The site's listings, built once: every paper with its texts, authors and neighbours, the papers of each tag,
+of each venue and year, each author's page data, the tag chart."""
 
 from __future__ import annotations
 
 import math
 import re
-import unicodedata
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..model import Paper, SiteConfig, Tag, Taxonomy
+from ..text.fold import ascii_fold
+from .authors import AuthorPage, AuthorPaper, IndexLetter, author_pages
+from .people import Authorship, Credit, Redirect
 from .texts import PaperText
 
 WORDS_PER_MINUTE = 200
@@ -29,6 +32,7 @@ class PaperPage:
     reading_minutes: int
     prev_slug: str | None
     next_slug: str | None
+    credits: tuple[Credit, ...] = ()   # its authors, each with their page
 
 
 @dataclass(frozen=True)
@@ -48,6 +52,13 @@ class Proceedings:
 
 
 @dataclass(frozen=True)
+class Venue:
+    name: str
+    slug: str
+    proceedings: tuple[Proceedings, ...]   # newest first
+
+
+@dataclass(frozen=True)
 class Site:
     """Everything the pages list, gathered before anything is rendered."""
 
@@ -55,9 +66,16 @@ class Site:
     papers: tuple[PaperPage, ...]
     tags: tuple[TagListing, ...]          # taxonomy order, every tag (empty ones too)
     proceedings: tuple[Proceedings, ...] = ()   # newest first, then by venue
+    venues: tuple[Venue, ...] = ()        # by name
+    authors: tuple[AuthorPage, ...] = ()  # by family name (the author index's order)
+    author_index: tuple[IndexLetter, ...] = ()
+    author_redirects: tuple[Redirect, ...] = ()
 
     def tag_names(self) -> dict[str, str]:
         return {listing.tag.slug: listing.tag.name for listing in self.tags}
+
+    def venue_slugs(self) -> dict[str, str]:
+        return {venue.name: venue.slug for venue in self.venues}
 
 
 @dataclass(frozen=True)
@@ -68,37 +86,59 @@ class TagBar:
     percent: float      # of the largest tag, for the bar width
 
 
-def paper_pages(papers: Sequence[Paper], texts: Sequence[PaperText]) -> tuple[PaperPage, ...]:
-    """Each paper with its texts and its neighbours in site order."""
-    return tuple(paper_page(papers, i, text) for i, text in enumerate(texts))
+def paper_pages(papers: Sequence[Paper], texts: Sequence[PaperText], credits: Sequence[tuple[Credit, ...]] = ()) -> tuple[PaperPage, ...]:
+    """Each paper with its texts, its authors (`credits`, in site order, when known) and its neighbours in site order."""
+    return tuple(paper_page(papers, i, text, credits[i] if credits else ()) for i, text in enumerate(texts))
 
 
 def list_site(config: SiteConfig, taxonomy: Taxonomy, pages: Sequence[PaperPage]) -> Site:
-    """The papers in site order, the papers of every tag, and of every proceedings."""
+    """The papers in site order, the papers of every tag, of every venue and of every proceedings."""
     by_tag: dict[str, list[PaperPage]] = {t.slug: [] for t in taxonomy.tags}
-    by_venue: dict[tuple[str, int], list[PaperPage]] = {}
+    by_venue: dict[str, dict[int, list[PaperPage]]] = {}
     for page in pages:
         for slug in page.paper.tags:
             by_tag[slug].append(page)
-        by_venue.setdefault((page.paper.venue, page.paper.year), []).append(page)
-    proceedings, taken = [], set()
-    for (venue, year), found in sorted(by_venue.items(), key=lambda item: (-item[0][1], item[0][0].lower(), item[0][0])):
+        by_venue.setdefault(page.paper.venue, {}).setdefault(page.paper.year, []).append(page)
+    slugs = venue_slugs(by_venue)
+    proceedings = sorted((Proceedings(venue, slugs[venue], year, tuple(found)) for venue, years in by_venue.items() for year, found in years.items()),
+                         key=lambda p: (-p.year, p.venue.lower(), p.venue))
+    venues = tuple(Venue(name, slugs[name], tuple(p for p in proceedings if p.venue == name)) for name in sorted(by_venue, key=lambda v: (v.lower(), v)))
+    return Site(config, tuple(pages), tuple(TagListing(t, tuple(by_tag[t.slug])) for t in taxonomy.tags), tuple(proceedings), venues)
+
+
+def with_authors(site: Site, authorship: Authorship, previous: dict | None = None) -> tuple[Site, dict]:
+    """The site with its authors' page data and old author addresses, and the state for the next
+    build (enrich/authors.py `author_pages`)."""
+    slugs = site.venue_slugs()
+    authors, state = author_pages(authorship, [author_paper(page, slugs) for page in site.papers], previous)
+    return replace(site, authors=authors.pages, author_index=authors.index, author_redirects=authorship.redirects), state
+
+
+def venue_slugs(venues) -> dict[str, str]:
+    """Each venue's slug; two spellings that fold to one ("ICML", "icml") are told apart by -2, -3
+    in code point order, and no venue is `index` (venues/index.html lists them all)."""
+    slugs, taken = {}, {"index"}
+    for venue in sorted(venues, key=lambda v: (v.lower(), v)):
         slug, n = venue_slug(venue), 1
-        while (slug, year) in taken:   # two spellings of a venue that fold to one slug ("ICML", "icml")
+        while slug in taken:
             n += 1
             slug = f"{venue_slug(venue)}-{n}"
-        taken.add((slug, year))
-        proceedings.append(Proceedings(venue, slug, year, tuple(found)))
-    return Site(config, tuple(pages), tuple(TagListing(t, tuple(by_tag[t.slug])) for t in taxonomy.tags), tuple(proceedings))
+        taken.add(slug)
+        slugs[venue] = slug
+    return slugs
 
 
 def venue_slug(venue: str) -> str:
     """`NeurIPS` -> `neurips`, `ACL Findings` -> `acl-findings`: accents folded, anything else a hyphen."""
-    folded = unicodedata.normalize("NFKD", venue).encode("ascii", "ignore").decode("ascii").lower()
-    return "-".join(re.findall(r"[a-z0-9]+", folded)) or "venue"
+    return "-".join(re.findall(r"[a-z0-9]+", ascii_fold(venue).lower())) or "venue"
 
 
-def paper_page(papers: Sequence[Paper], i: int, text: PaperText) -> PaperPage:
+def author_paper(page: PaperPage, venue_slugs: dict[str, str]) -> AuthorPaper:
+    paper = page.paper
+    return AuthorPaper(paper.slug, page.title_html, paper.venue, venue_slugs[paper.venue], paper.year, paper.tags)
+
+
+def paper_page(papers: Sequence[Paper], i: int, text: PaperText, credits: tuple[Credit, ...]) -> PaperPage:
     return PaperPage(
         paper=papers[i],
         title_html=text.title_html,
@@ -111,6 +151,7 @@ def paper_page(papers: Sequence[Paper], i: int, text: PaperText) -> PaperPage:
         reading_minutes=max(1, math.ceil(text.words / WORDS_PER_MINUTE)),
         prev_slug=papers[i - 1].slug if i > 0 else None,
         next_slug=papers[i + 1].slug if i + 1 < len(papers) else None,
+        credits=credits,
     )
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ..inputs.links import Links, arxiv_id_of, doi_of, openreview_id_of
-from .slugs import ascii_words
+from ..text.fold import ascii_words
 
 
 def identities(links: Links, title: str | None, authors: Iterable[str]) -> tuple[str, ...]:

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import re
-import unicodedata
 
-from ..text.chars import TITLE_INVISIBLE_RE
+from ..text.fold import ascii_words
 from .title_cleaning import clean_text, split_math_spans
 from .title_phrases import is_name_like
 from .title_vocabulary import ARTICLES, CONJUNCTIONS, PREPOSITIONS, RELATIVES
@@ -21,18 +20,6 @@ STOP_WORDS = ARTICLES | PREPOSITIONS | CONJUNCTIONS | RELATIVES | frozenset(
 
 POSSESSIVE_RE = re.compile(r"['’]s\b")
 SLUG_JUNK_RE = re.compile(r"[^a-z0-9]+")
-# Letters NFKD leaves alone because they are not a base letter plus an accent.
-TRANSLITERATIONS = str.maketrans(
-    {"ß": "ss", "ẞ": "SS", "ø": "o", "Ø": "O", "æ": "ae", "Æ": "AE", "œ": "oe", "Œ": "OE",
-     "đ": "d", "Đ": "D", "ł": "l", "Ł": "L", "þ": "th", "Þ": "Th", "ð": "d", "Ð": "D", "ı": "i"}
-)
-
-
-def ascii_words(text: str) -> list[str]:
-    """The text's words in lower-case ASCII: accents dropped, ß as ss, punctuation and invisible characters gone."""
-    text = TITLE_INVISIBLE_RE.sub("", text).translate(TRANSLITERATIONS)
-    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
-    return SLUG_JUNK_RE.sub(" ", ascii_text.lower()).split()
 
 
 def slugify(text: str, max_len: int = 60) -> str:

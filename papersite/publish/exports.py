@@ -1,4 +1,5 @@
-"""The papers as data for other tools: papers.json (every field, one paper a line) and papers.bib (every entry)."""
+"""The papers as data for other tools: papers.json (every field, one paper a line), papers.bib (every entry)
+and each author's BibTeX file."""
 
 from __future__ import annotations
 
@@ -11,9 +12,10 @@ from ..enrich.bibtex import bibtex_entry, bibtex_file
 from ..enrich.listings import Site
 from ..model import Paper, SiteConfig
 
-# /3: each paper has `links` (pdf, doi, arxiv, openreview, url, as its front matter gives them; {} when
+# /4: each paper has `author_slugs`, its authors' pages (authors/<slug>.html) beside `authors`, null for a
+# name without a letter or digit. /3: each paper has `links` (pdf, doi, arxiv, openreview, url, as its front matter gives them; {} when
 # none). /2: a paper's title and abstract are given once, as written (Markdown); /1 also gave them as plain text.
-EXPORT_FORMAT = "papersite-papers/3"
+EXPORT_FORMAT = "papersite-papers/4"
 EXPORTS_INDEX_FORMAT = "papersite-exports/1"
 
 # Each paper's (BibTeX entry, papers.json line), by the fingerprint of what they are made from.
@@ -32,10 +34,12 @@ def paper_records(site: Site, keys: Mapping[str, str], previous: RecordMemo | No
     for page in site.papers:
         paper, key = page.paper, keys[page.paper.slug]
         keywords = tuple(names.get(t, t) for t in paper.tags)
-        inputs = fingerprints((paper, page.words, page.title_latex, key, base_url, keywords))
+        author_slugs = tuple(credit.slug for credit in page.credits)
+        inputs = fingerprints((paper, page.words, page.title_latex, key, base_url, keywords, author_slugs))
         record = previous.get(inputs)
         if record is None:
-            record = (bibtex_entry(paper, key, page.title_latex, base_url, keywords), paper_json(paper, page.words, key, base_url))
+            record = (bibtex_entry(paper, key, page.title_latex, base_url, keywords),
+                      paper_json(paper, author_slugs, page.words, key, base_url))
         memo[inputs] = record
         entries.append(record[0])
         lines.append(record[1])
@@ -45,10 +49,10 @@ def paper_records(site: Site, keys: Mapping[str, str], previous: RecordMemo | No
 def export_files(site: Site, entries: Sequence[str], lines: Sequence[bytes]) -> dict[str, bytes]:
     """papers.bib and papers.json, from each paper's entry and line (`paper_records`); from
     `urls.EXPORTS_SPLIT_FROM` papers on, the same files per proceedings, with an index."""
-    if len(site.papers) < urls.EXPORTS_SPLIT_FROM:
-        return {urls.BIBTEX: bibtex_file(site.config.title, entries), urls.EXPORT_JSON: papers_json(site, site.papers, lines)}
     position = {page.paper.slug: i for i, page in enumerate(site.papers)}
-    files: dict[str, bytes] = {}
+    files = author_bibtex_files(site, entries, position)
+    if len(site.papers) < urls.EXPORTS_SPLIT_FROM:
+        return {urls.BIBTEX: bibtex_file(site.config.title, entries), urls.EXPORT_JSON: papers_json(site, site.papers, lines), **files}
     parts = []
     for proceedings in site.proceedings:
         chosen = [position[page.paper.slug] for page in proceedings.papers]
@@ -60,6 +64,15 @@ def export_files(site: Site, entries: Sequence[str], lines: Sequence[bytes]) -> 
     files[urls.EXPORTS_INDEX] = json_line({"format": EXPORTS_INDEX_FORMAT, "site": site_info(site.config),
                                            "proceedings": parts}) + b"\n"
     return files
+
+
+def author_bibtex_files(site: Site, entries: Sequence[str], position: Mapping[str, int]) -> dict[str, bytes]:
+    """The papers of each author of several as BibTeX (authors/<slug>.bib), newest first as their page
+    lists them: the entries papers.bib has. Most authors have one paper, whose page's Cite box is their
+    BibTeX: a file each would be three files in four (templates/author.html)."""
+    return {urls.author_bibtex(author.slug): bibtex_file(f"{site.config.title}, by {author.name}",
+                                                          [entries[position[paper.slug]] for _, papers in author.years for paper in papers])
+            for author in site.authors if author.count > 1}
 
 
 def papers_json(site: Site, papers: Sequence, lines: Sequence[bytes]) -> bytes:
@@ -87,7 +100,7 @@ def site_info(config: SiteConfig) -> dict:
     return {"title": config.title, "description": config.description, "base_url": config.base_url, "language": config.language}
 
 
-def paper_json(paper: Paper, words: int, bibtex_key: str, base_url: str | None) -> bytes:
+def paper_json(paper: Paper, author_slugs: tuple[str | None, ...], words: int, bibtex_key: str, base_url: str | None) -> bytes:
     """One paper's line of papers.json.
 
     The title and abstract are the author's text, Markdown with `$math$`, and only that: the plain
@@ -103,6 +116,7 @@ def paper_json(paper: Paper, words: int, bibtex_key: str, base_url: str | None) 
         "venue": paper.venue,
         "year": paper.year,
         "authors": list(paper.authors),
+        "author_slugs": list(author_slugs),
         "tags": list(paper.tags),
         "code": list(paper.code),
         "aliases": list(paper.aliases),

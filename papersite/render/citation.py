@@ -1,4 +1,5 @@
-"""What a paper page tells citation tools: Google Scholar's Highwire meta tags, schema.org JSON-LD, its BibTeX entry.
+"""What a page tells citation tools: a paper page's Google Scholar Highwire meta tags, schema.org JSON-LD and
+BibTeX entry; an author page's schema.org Person.
 
 Templates reach these as `cite.*` (a Jinja global). Everything is plain data; the
 templates escape it (meta attributes) or serialise it with `tojson` (JSON-LD).
@@ -6,6 +7,8 @@ templates escape it (meta attributes) or serialise it with `tojson` (JSON-LD).
 
 from __future__ import annotations
 
+from .. import urls
+from ..enrich.authors import AuthorPage
 from ..enrich.bibtex import bibtex_entry
 from ..enrich.listings import PaperPage
 from ..inputs.links import arxiv_id_of, doi_of, same_as
@@ -22,7 +25,8 @@ def highwire(chrome: Chrome, item: PaperPage, canonical: str | None) -> list[tup
     """Google Scholar's `citation_*` meta tags, in the order its guidelines list them."""
     paper = item.paper
     tags = [("citation_title", item.title_text)]
-    tags += [("citation_author", author) for author in paper.authors]
+    # Each name as the page shows it (NFC, given name first): the reading list matches them to the byline's links.
+    tags += [("citation_author", credit.name) for credit in item.credits]
     tags.append(("citation_publication_date", str(paper.year)))
     tags.append(("citation_conference_title", paper.venue))
     links = dict(paper.links)
@@ -57,8 +61,12 @@ def jsonld(chrome: Chrome, item: PaperPage, canonical: str | None) -> dict:
         "publication": {"@type": "PublicationEvent", "name": f"{paper.venue} {paper.year}"},
         "isPartOf": {"@type": "WebSite", "name": chrome.config.title},
     }
-    if paper.authors:
-        data["author"] = [{"@type": "Person", "name": author} for author in paper.authors]
+    if item.credits:
+        # Each author's page, where they are listed with all their papers (only absolute URLs are useful here).
+        base = chrome.config.base_url
+        data["author"] = [{"@type": "Person", "name": credit.name,
+                           **({"url": urls.absolute_url(base, urls.author_path(credit.slug))} if base and credit.slug else {})}
+                          for credit in item.credits]
     if paper.tags:
         data["keywords"] = [chrome.tag(t).name for t in paper.tags]
     if addresses := same_as(paper.links):
@@ -66,4 +74,16 @@ def jsonld(chrome: Chrome, item: PaperPage, canonical: str | None) -> dict:
     if canonical:
         data["url"] = canonical
         data["isPartOf"]["url"] = chrome.config.base_url
+    return data
+
+
+def person_jsonld(author: AuthorPage, canonical: str | None) -> dict:
+    """schema.org Person for an author page: `sameAs` gives their ORCID record and homepage."""
+    data: dict = {"@context": "https://schema.org", "@type": "Person", "name": author.name}
+    if canonical:
+        data["url"] = canonical
+    if same := [address for address in (f"https://orcid.org/{author.orcid}" if author.orcid else None, author.homepage) if address]:
+        data["sameAs"] = same
+    if author.note:
+        data["description"] = author.note
     return data

@@ -14,6 +14,8 @@ from functools import cached_property, partial
 from markupsafe import Markup
 
 from .. import urls
+from ..digests import fingerprint
+from ..enrich.authors import IndexEntry
 from ..enrich.listings import Site, tag_bars
 from ..enrich.related import RelatedList
 from ..enrich.topicmap import TopicMap, topic_parts
@@ -34,6 +36,9 @@ class PageSpec:
     breadcrumbs: Crumbs = ()
     context: Mapping[str, object] = field(default_factory=dict)   # what the template shows besides the chrome
     indexable: bool = True  # listed in the sitemap
+    # The digest of `context` when the stage that made it has one (an author page's, enrich/authors.py):
+    # the context is then not fingerprinted again for the page's key, build after build.
+    version: bytes | None = None
 
 
 @dataclass(frozen=True)
@@ -44,6 +49,23 @@ class Download:
     papers: int
     bibtex: str
     json: str
+
+
+@dataclass(frozen=True)
+class YearCount:
+    year: int
+    count: int
+    percent: float = 100.0   # of the venue's largest year, for the chart
+
+
+@dataclass(frozen=True)
+class VenueSummary:
+    """A venue as its page and the venue index show it: its years and their papers, no paper itself."""
+
+    name: str
+    slug: str
+    count: int
+    years: tuple[YearCount, ...]   # newest first
 
 
 @dataclass(frozen=True)
@@ -96,12 +118,15 @@ def plan_pages(site: Site, bibtex_keys: Mapping[str, str], related: Sequence[Rel
         *plan_papers(site, bibtex_keys, related),
         *plan_tags(site),
         plan_tag_index(site),
+        *plan_authors(site),
+        *plan_venues(site),
         plan_search(site),
         plan_downloads(site),
         *plan_maps(site, topic_map),
         plan_reading_list(),
         plan_not_found(site),
         *plan_redirects(site),
+        *plan_author_redirects(site),
     )
     check_one_page_a_path(plan)
     return plan
@@ -154,18 +179,17 @@ def plan_downloads(site: Site) -> PageSpec:
 
 
 def plan_papers(site: Site, bibtex_keys: Mapping[str, str], related: Sequence[RelatedList]) -> list[PageSpec]:
-    names = site.tag_names()
+    venue_slugs = site.venue_slugs()
     # A paper page links the BibTeX file its entry is in: all papers', or its proceedings'.
     files = downloads(site)
     specs = []
     for item, links in zip(site.papers, related or [RelatedList()] * len(site.papers)):
         paper = item.paper
-        crumbs: Crumbs = (("Home", urls.HOME),)
-        if paper.tags:
-            crumbs += ((names[paper.tags[0]], urls.tag_path(paper.tags[0])),)
-        specs.append(PageSpec(urls.paper_path(paper.slug), "paper", "paper.html", item.title_text, item.summary,
-                              crumbs + ((item.title_text, None),),
-                              {"item": item, "related": links, "bibtex_key": bibtex_keys[paper.slug],
+        venue = venue_slugs[paper.venue]
+        crumbs: Crumbs = (("Home", urls.HOME), (paper.venue, urls.venue_path(venue)),
+                          (str(paper.year), urls.proceedings_path(venue, paper.year)), (item.title_text, None))
+        specs.append(PageSpec(urls.paper_path(paper.slug), "paper", "paper.html", item.title_text, item.summary, crumbs,
+                              {"item": item, "related": links, "bibtex_key": bibtex_keys[paper.slug], "venue_slug": venue,
                                "bibtex_file": files.get((paper.venue, paper.year)) or files[None]}))
     return specs
 
@@ -187,6 +211,81 @@ def plan_tags(site: Site) -> list[PageSpec]:
 def plan_tag_index(site: Site) -> PageSpec:
     return PageSpec(urls.TAG_INDEX, "tags", "tags.html", "Tags", f"Every topic of {site.config.title}, with its number of papers.",
                     (("Home", urls.HOME), ("Tags", None)), {"bars": tag_bars(site.tags)})
+
+
+def plan_authors(site: Site) -> list[PageSpec]:
+    """A page per author, the author index (its letters and the most prolific authors) and each
+    letter's pages. An author page is given that author's data alone (enrich/authors.py). The index
+    is made even when no paper names its authors: every page's footer links it."""
+    title = site.config.title
+    specs = []
+    for author in site.authors:
+        papers = f"{author.count} paper{'' if author.count == 1 else 's'}"
+        specs.append(PageSpec(urls.author_path(author.slug), "author", "author.html", author.name,
+                              f"{papers} by {author.name} in {title}.",
+                              (("Home", urls.HOME), ("Authors", urls.AUTHOR_INDEX), (author.name, None)), {"author": author},
+                              version=author.version))
+    letters = site.author_index
+    nav = tuple((letter.letter, urls.author_letter_path(letter.letter), len(letter.entries)) for letter in letters)
+    prolific = sorted(enumerate(site.authors), key=lambda item: (-item[1].count, item[0]))[:TOP_AUTHORS]
+    specs.append(PageSpec(urls.AUTHOR_INDEX, "authors", "authors.html", "Authors",
+                          f"The {len(site.authors)} authors of {title}, from A to Z, with their numbers of papers.",
+                          (("Home", urls.HOME), ("Authors", None)),
+                          {"letters": nav, "count": len(site.authors),
+                           "prolific": tuple(IndexEntry(a.slug, a.name, a.count) for _, a in prolific)}))
+    for letter in letters:
+        label = letter_label(letter.letter)
+        for pagination, entries in paginate(letter.entries, urls.AUTHORS_PER_PAGE, partial(urls.author_letter_path, letter.letter)):
+            crumbs: Crumbs = (("Home", urls.HOME), ("Authors", urls.AUTHOR_INDEX))
+            crumbs += ((label, None),) if pagination.number == 1 else ((label, pagination.paths[0]), (f"Page {pagination.number}", None))
+            specs.append(PageSpec(pagination.paths[pagination.number - 1], "authors", "author_letter.html",
+                                  f"Authors: {label}" + ("" if pagination.number == 1 else f", page {pagination.number}"),
+                                  f"The authors of {title} whose family names start with {label}.", crumbs,
+                                  {"letter": label, "letters": nav, "count": len(letter.entries), "entries": entries,
+                                   "pagination": pagination}, version=fingerprint((letter.version, nav, pagination))))
+    return specs
+
+
+# How many of the most prolific authors the author index lists above its letters.
+TOP_AUTHORS = 24
+
+
+def letter_label(letter: str) -> str:
+    return letter.upper() if len(letter) == 1 else "Other"
+
+
+def plan_venues(site: Site) -> list[PageSpec]:
+    """venues/index.html, a page per venue (its years at a glance) and per proceedings (its papers,
+    as a table of contents, in pages of `per_page`)."""
+    title = site.config.title
+    summaries = tuple(venue_summary(venue) for venue in site.venues)
+    specs = [PageSpec(urls.VENUE_INDEX, "venues", "venues.html", "Venues",
+                      f"Every venue of {title}, with its years and their numbers of papers.",
+                      (("Home", urls.HOME), ("Venues", None)), {"venues": summaries})]
+    for venue, summary in zip(site.venues, summaries):
+        specs.append(PageSpec(urls.venue_path(venue.slug), "venue", "venue.html", venue.name,
+                              f"The papers of {venue.name} in {title}, year by year.",
+                              (("Home", urls.HOME), ("Venues", urls.VENUE_INDEX), (venue.name, None)), {"venue": summary}))
+        for proceedings in venue.proceedings:
+            year = str(proceedings.year)
+            count = len(proceedings.papers)
+            for pagination, papers in paginate(proceedings.papers, site.config.per_page,
+                                               partial(urls.proceedings_path, venue.slug, proceedings.year)):
+                crumbs: Crumbs = (("Home", urls.HOME), (venue.name, urls.venue_path(venue.slug)))
+                crumbs += ((year, None),) if pagination.number == 1 else ((year, pagination.paths[0]), (f"Page {pagination.number}", None))
+                specs.append(PageSpec(pagination.paths[pagination.number - 1], "proceedings", "proceedings.html",
+                                      f"{venue.name} {year}" + ("" if pagination.number == 1 else f" — page {pagination.number}"),
+                                      f"The {count} papers of {venue.name} {year} in {title}.", crumbs,
+                                      {"venue": venue.name, "venue_slug": venue.slug, "year": proceedings.year, "count": count,
+                                       "papers": papers, "pagination": pagination}))
+    return specs
+
+
+def venue_summary(venue) -> VenueSummary:
+    counts = [(p.year, len(p.papers)) for p in venue.proceedings]
+    largest = max(count for _, count in counts)
+    return VenueSummary(venue.name, venue.slug, sum(count for _, count in counts),
+                        tuple(YearCount(year, count, round(100.0 * count / largest, 2)) for year, count in counts))
 
 
 def plan_search(site: Site) -> PageSpec:
@@ -242,7 +341,21 @@ def plan_redirects(site: Site) -> list[PageSpec]:
         for alias in item.paper.aliases:
             specs.append(PageSpec(urls.paper_path(alias), "redirect", "redirect.html", item.title_text,
                                   f"This paper moved to {target}.",
-                                  context={"item": item, "target": target,
+                                  context={"heading": "This paper has moved", "label": item.title_text, "target": target,
                                            "target_canonical": urls.absolute_url(base_url, target) if base_url else None},
                                   indexable=False))
+    return specs
+
+
+def plan_author_redirects(site: Site) -> list[PageSpec]:
+    """The old addresses of author pages (a merged name's, a renamed person's, `aliases`) forward to the page."""
+    base_url = site.config.base_url
+    specs = []
+    for redirect in site.author_redirects:
+        target = urls.author_path(redirect.slug)
+        specs.append(PageSpec(urls.author_path(redirect.old), "redirect", "redirect.html", redirect.name,
+                              f"This author page moved to {target}.",
+                              context={"heading": "This author page has moved", "label": redirect.name, "target": target,
+                                       "target_canonical": urls.absolute_url(base_url, target) if base_url else None},
+                              indexable=False))
     return specs

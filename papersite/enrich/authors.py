@@ -1,0 +1,133 @@
+"""What the author pages and the author index show: each person's papers by year, co-authors, venues
+and topics, and the index's letters.
+
+An author page's data holds that author's papers and names only (a paper as its title, venue, year
+and topics; no abstract), so an edit to a paper changes the pages of its authors, and a new
+paper those of its authors and their co-authors, and no other.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from ..digests import fingerprint
+
+from .people import Authorship, Person
+
+
+@dataclass(frozen=True)
+class AuthorPaper:
+    """One paper as its authors' pages list it."""
+
+    slug: str
+    title_html: str
+    venue: str
+    venue_slug: str
+    year: int
+    tags: tuple[str, ...]
+
+
+# One item of a count: a co-author (slug, name, shared papers), a venue (slug, name, papers) or a
+# topic (tag slug, "", papers). Plain tuples: a collection has several co-authors per author.
+Tally = tuple[str, str, int]
+
+
+@dataclass(frozen=True)
+class AuthorPage:
+    slug: str
+    name: str
+    count: int                                            # papers
+    years: tuple[tuple[int, tuple[AuthorPaper, ...]], ...]  # newest first; in site order within a year
+    coauthors: tuple[Tally, ...]                          # most shared papers first, then by name
+    venues: tuple[Tally, ...]                             # most papers first
+    topics: tuple[Tally, ...]                             # most papers first
+    homepage: str | None = None
+    orcid: str | None = None
+    note: str | None = None
+    # The digest of all of the above, taken when the page's data is made: its page's key uses it
+    # (render/plan.py PageSpec.version), so the ~16,000 pages an edit leaves alone are not digested again.
+    version: bytes = b""
+
+
+@dataclass(frozen=True)
+class IndexEntry:
+    """An author as the index lists them."""
+
+    slug: str
+    name: str        # "Family, Given"
+    count: int
+
+
+@dataclass(frozen=True)
+class IndexLetter:
+    letter: str      # a-z, or inputs/names.py OTHER_LETTER
+    entries: tuple[IndexEntry, ...]   # by family name
+    version: bytes = b""              # the digest of the above, as AuthorPage.version
+
+
+@dataclass(frozen=True)
+class Authors:
+    """Every author's page data, in index order, and the author index."""
+
+    pages: tuple[AuthorPage, ...]
+    index: tuple[IndexLetter, ...]     # a-z, then the rest
+
+
+def author_pages(authorship: Authorship, papers: Sequence[AuthorPaper], previous: dict | None = None) -> tuple[Authors, dict]:
+    """Every person's page data and the author index (`papers`: every paper as author pages list it,
+    in site order), and the state for the next build. With the same people as the last build
+    (`previous`), only the pages of the authors of papers whose line changed are made again."""
+    papers = tuple(papers)
+    people = authorship.people
+    # Co-authors with as many shared papers are listed as the index lists them.
+    rank = {person.slug: (n, person.name) for n, person in enumerate(people)}
+    if previous and previous["version"] == authorship.version and len(previous["papers"]) == len(papers):
+        changed = [i for i, (old, new) in enumerate(zip(previous["papers"], papers)) if old != new]
+        if not changed:
+            return previous["authors"], previous
+        pages = list(previous["authors"].pages)
+        for slug in {credit.slug for i in changed for credit in authorship.credits[i] if credit.slug is not None}:
+            n = rank[slug][0]
+            pages[n] = author_page(people[n], authorship, papers, rank)
+        index = previous["authors"].index
+    else:
+        pages = [author_page(person, authorship, papers, rank) for person in people]
+        index = index_letters(people)
+    authors = Authors(tuple(pages), index)
+    return authors, {"version": authorship.version, "papers": papers, "authors": authors}
+
+
+def author_page(person: Person, authorship: Authorship, papers: Sequence[AuthorPaper], rank: dict[str, tuple[int, str]]) -> AuthorPage:
+    years: dict[int, list[AuthorPaper]] = {}
+    shared: dict[str, int] = {}
+    venues: dict[tuple[str, str], int] = {}
+    topics: dict[str, int] = {}
+    for i in person.papers:
+        paper = papers[i]
+        years.setdefault(paper.year, []).append(paper)
+        venues[paper.venue_slug, paper.venue] = venues.get((paper.venue_slug, paper.venue), 0) + 1
+        for tag in paper.tags:
+            topics[tag] = topics.get(tag, 0) + 1
+        for slug in {credit.slug for credit in authorship.credits[i]}:
+            if slug is not None and slug != person.slug:
+                shared[slug] = shared.get(slug, 0) + 1
+    entry = person.entry
+    page = AuthorPage(
+        slug=person.slug, name=person.name, count=len(person.papers),
+        years=tuple((year, tuple(years[year])) for year in sorted(years, reverse=True)),
+        coauthors=tuple((slug, rank[slug][1], n) for slug, n in sorted(shared.items(), key=lambda item: (-item[1], rank[item[0]][0]))),
+        venues=tuple((slug, name, n) for (slug, name), n in sorted(venues.items(), key=lambda item: (-item[1], item[0][1].lower(), item[0][0]))),
+        topics=tuple((tag, "", n) for tag, n in sorted(topics.items(), key=lambda item: (-item[1], item[0]))),
+        homepage=entry.homepage if entry else None, orcid=entry.orcid if entry else None, note=entry.note if entry else None,
+    )
+    return replace(page, version=fingerprint(page))
+
+
+def index_letters(people: Sequence[Person]) -> tuple[IndexLetter, ...]:
+    """The author index, letter by letter (a-z, then the rest), each by family name (`people` are in index order)."""
+    letters: dict[str, list[IndexEntry]] = {}
+    for person in people:
+        letters.setdefault(person.letter, []).append(IndexEntry(person.slug, person.index_name, len(person.papers)))
+    return tuple(IndexLetter(letter, tuple(letters[letter]), fingerprint((letter, tuple(letters[letter]))))
+                 for letter in sorted(letters, key=lambda letter: (len(letter) > 1, letter)))

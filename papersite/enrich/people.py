@@ -1,0 +1,178 @@
+"""Who wrote what: each paper's authors as people, with content/authors.yml's merges and splits
+applied, and each person's slug and old slugs.
+
+A name (inputs/names.py says when two spellings are one) is one person, unless authors.yml lists
+it under a person's `variants` (merged into them) or under a person with `papers` (on those
+papers the name is that person). A person's slug is the one authors.yml gives, else their name's,
+so it depends on nothing but the name and authors.yml: adding papers never moves a page. The
+slugs a person's other names would have, and their `aliases`, forward to their page.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..digests import fingerprint
+from ..errors import Report
+from ..inputs.names import index_letter, index_name, name_key, name_slug, shown_name, sort_key
+from ..model import Paper, PersonEntry
+
+
+@dataclass(frozen=True)
+class Credit:
+    """One author of one paper, as the paper's page and the listings show them."""
+
+    name: str            # the paper's own spelling, as pages show names
+    slug: str | None     # the author's page; None for a "name" without a letter or digit
+
+
+@dataclass(frozen=True)
+class Person:
+    slug: str
+    name: str                      # as their page shows it
+    entry: PersonEntry | None      # what authors.yml says about them
+    papers: tuple[int, ...]        # their papers' positions in site order
+    index_name: str = ""           # as the author index lists them, "Bengio, Yoshua"
+    letter: str = ""               # the author index's page they are on (inputs/names.py index_letter)
+
+
+@dataclass(frozen=True)
+class Redirect:
+    """An old address of an author page: a merged name's slug, or an alias."""
+
+    old: str
+    slug: str
+    name: str
+
+
+@dataclass(frozen=True)
+class Authorship:
+    credits: tuple[tuple[Credit, ...], ...]   # each paper's authors, in site order
+    people: tuple[Person, ...]                # by family name (inputs/names.py sort_key)
+    redirects: tuple[Redirect, ...]           # by old slug
+    version: bytes = b""                      # the digest of what it was made from
+
+
+# Each spelling of a name read before: (as shown, key, the key's slug, and the spelling's sort key,
+# name in the index and index letter).
+NameMemo = dict[str, tuple[str, str, str, tuple, str, str]]
+
+
+def identify_authors(papers: Sequence[Paper], entries: Sequence[PersonEntry], report: Report,
+                     previous: dict | None = None) -> tuple[Authorship, dict]:
+    """The people behind every paper's author names (`papers` in site order), and this stage's state
+    for the next build (`previous`: the last build's). When no paper's id or authors and nothing of
+    authors.yml changed (an edit to an abstract), the last build's people are this build's. A
+    slug two people would share is an error, reported at the authors.yml line that can fix it."""
+    given = (tuple((paper.id, paper.authors) for paper in papers), tuple(entries))
+    if previous and previous.get("input") == given:
+        return previous["authorship"], previous
+    authorship, names = identify(papers, entries, report, previous.get("names") if previous else None, fingerprint(given))
+    return authorship, {"input": given, "authorship": authorship, "names": names}
+
+
+def identify(papers: Sequence[Paper], entries: Sequence[PersonEntry], report: Report,
+             previous: NameMemo | None, version: bytes) -> tuple[Authorship, NameMemo]:
+    """`identify_authors` from scratch, but for the spellings the last build read (`previous`)."""
+    # A person is their entry's position in authors.yml, or their name's key when no entry has it.
+    merged = {key: n for n, entry in enumerate(entries) if not entry.papers for key in entry.keys}
+    claimed = {(key, paper_id): n for n, entry in enumerate(entries) for key in entry.keys for paper_id in entry.papers}
+    previous = previous or {}
+    names: NameMemo = {}
+    found: dict[int | str, list[int]] = {}       # a person -> their papers
+    spellings: dict[str, dict[str, int]] = {}    # a key no entry has -> its spellings as papers give them, counted
+    per_paper = []
+    for i, paper in enumerate(papers):
+        credits = []
+        for raw in paper.authors:
+            read = names.get(raw)
+            if read is None:
+                read = names[raw] = previous.get(raw) or read_name(raw)
+            shown, key = read[0], read[1]
+            if not key:
+                credits.append((shown, None))
+                continue
+            who = claimed.get((key, paper.id), merged.get(key, key))
+            listed = found.setdefault(who, [])
+            if not listed or listed[-1] != i:    # a person named twice on one paper has it once
+                listed.append(i)
+            if type(who) is str:
+                counts = spellings.setdefault(key, {})
+                counts[raw] = counts.get(raw, 0) + 1
+            credits.append((shown, who))
+        per_paper.append(credits)
+    people = {}
+    order = {}
+    for who, listed in found.items():
+        if type(who) is int:
+            entry = entries[who]
+            people[who] = Person(entry.slug or name_slug(entry.keys[0]), entry.name, entry, tuple(listed),
+                                 index_name(entry.name), index_letter(entry.name))
+            order[who] = sort_key(entry.name)
+        else:
+            shown, _, slug, sort_order, listed_as, letter = names[usual_spelling(spellings[who], names)]
+            people[who] = Person(slug, shown, None, tuple(listed), listed_as, letter)
+            order[who] = sort_order
+    check_slugs(people, papers, report)
+    slug_of = {who: person.slug for who, person in people.items()}
+    credits = tuple(tuple(Credit(shown, slug_of[who] if who is not None else None) for shown, who in paper)
+                    for paper in per_paper)
+    ordered = tuple(people[who] for who in sorted(people, key=lambda who: (order[who], people[who].slug)))
+    return Authorship(credits, ordered, redirects(ordered, report), version), names
+
+
+def read_name(raw: str) -> tuple[str, str, str, tuple, str, str]:
+    shown = shown_name(raw)
+    key = name_key(raw)
+    return shown, key, name_slug(key), sort_key(shown), index_name(shown), index_letter(shown)
+
+
+def usual_spelling(counted: dict[str, int], names: NameMemo) -> str:
+    """The spelling most papers give; between as many, one cased like a name ("Qiang Liu", not
+    "qiang liu" or "QIANG LIU"), then the first in code point order, so the choice is the same every build."""
+    if len(counted) == 1:
+        return next(iter(counted))
+    return min(counted, key=lambda raw: (-counted[raw], -name_like(names[raw][0]), names[raw][0], raw))
+
+
+def name_like(shown: str) -> int:
+    """How many words of the name are capitalised as names are: "Xingjian Shi" 2, "Xingjian SHI" 1."""
+    return sum(1 for word in shown.split() if word[:1].isupper() and not word[1:].isupper())
+
+
+def check_slugs(people: dict[int | str, Person], papers: Sequence[Paper], report: Report) -> None:
+    """Two people never share a page. Only a slug authors.yml gives can take another's (or two
+    names' digests agree, which six hex digits make a one-in-millions chance): the error says
+    where to give one a slug of its own."""
+    owners: dict[str, Person] = {}
+    for person in sorted(people.values(), key=lambda p: p.entry is not None):
+        other = owners.setdefault(person.slug, person)
+        if other is person:
+            continue
+        entry = person.entry
+        if entry is not None:
+            report.error(entry.path, entry.line_of("slug") if entry.slug else entry.line,
+                         f"the author page authors/{person.slug}.html is already {other.name}'s: give {person.name} another 'slug'")
+        else:
+            report.error(papers[person.papers[0]].path, 2, f"{other.name} and {person.name} would share the author page "
+                                                           f"authors/{person.slug}.html: give one of them a 'slug' in authors.yml")
+
+
+def redirects(people: Sequence[Person], report: Report) -> tuple[Redirect, ...]:
+    """The old slugs of each person of authors.yml: its `aliases`, and the slugs its names would
+    have on their own (a merged variant's page, the page of the name before a rename). A slug that
+    is someone's page stays theirs; one two people would forward is left out, being neither's."""
+    live = {person.slug for person in people}
+    wanted: dict[str, list[Person]] = {}
+    for person in people:
+        entry = person.entry
+        if entry is None:
+            continue
+        for alias in entry.aliases:
+            if alias in live:
+                report.error(entry.path, entry.line_of("aliases"), f"the alias '{alias}' is the slug of an author page (authors/{alias}.html)")
+        for old in dict.fromkeys((*entry.aliases, *(name_slug(key) for key in entry.keys))):
+            if old != person.slug and old not in live:
+                wanted.setdefault(old, []).append(person)
+    return tuple(Redirect(old, owners[0].slug, owners[0].name) for old, owners in sorted(wanted.items()) if len(owners) == 1)

@@ -1,0 +1,196 @@
+"""Authors and venues on small projects: which spellings are one person, their slugs, authors.yml's
+merges, splits and redirects, author pages and the venue pages (tests/test_authors_real.py has the
+real corpus)."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from conftest import build_args, make_project, paper_text
+from papersite.inputs.names import index_letter, index_name, name_key, name_slug, shown_name
+from support.linkcheck import check_site
+
+
+@pytest.mark.parametrize("raw, shown", [
+    ("Bengio, Yoshua", "Yoshua Bengio"),
+    ("  Yoshua\t Bengio ", "Yoshua Bengio"),
+    ("Daumé, Hal, III", "Hal Daumé III"),
+    ("John Smith, Jr.", "John Smith Jr."),
+    ("Jose\u0301 Garci\u0301a", "José García"),   # decomposed accents become NFC
+])
+def test_shown_names_are_nfc_given_name_first(raw, shown):
+    assert shown_name(raw) == shown
+
+
+@pytest.mark.parametrize("a, b", [
+    ("Yoshua Bengio", "yoshua  BENGIO"),
+    ("Bengio, Yoshua", "Yoshua Bengio"),
+    ("Michael A. Osborne", "Michael A Osborne"),
+    ("José García", "Jose\u0301 Garci\u0301a"),
+    ("Sean O'Connor", "Sean O’Connor"),
+])
+def test_spellings_of_one_name_share_a_key(a, b):
+    assert name_key(a) == name_key(b)
+
+
+def test_accents_count_in_names_and_are_folded_in_slugs():
+    assert name_key("José García") != name_key("Jose Garcia")
+    assert name_slug(name_key("Jose Garcia")) == "jose-garcia"
+    accented = name_slug(name_key("José García"))
+    assert re.fullmatch(r"jose-garcia-[0-9a-f]{6}", accented)
+    # A function of the name alone: the same in every build, whatever else the collection holds.
+    assert name_slug(name_key("José  GARCÍA")) == accented
+    assert name_slug(name_key("Index")) != "index"
+
+
+def test_index_names_sort_by_family_name():
+    assert index_name("Mihaela van der Schaar") == "van der Schaar, Mihaela"
+    assert index_letter("Mihaela van der Schaar") == "s"
+    assert index_name("Hal Daumé III") == "Daumé III, Hal"
+    assert index_letter("Élodie Ørsted") == "o"
+    assert index_letter("李 明") == "other"
+
+
+def paper(n: int, authors: str, venue: str = "NeurIPS", year: int = 2025, **fields) -> str:
+    return paper_text(id=f"p-{n:04d}", slug=f"paper-{n}", title=f"Paper number {n}", venue=venue, year=str(year),
+                      authors=authors, **fields)
+
+
+PAPERS = {
+    "1.md": paper(1, "[Ada Lovelace, 'Babbage, Charles']", year=2024),
+    "2.md": paper(2, "[ada lovelace, Alan Turing]", year=2025),
+    "3.md": paper(3, "[A. Lovelace, 'José García']", venue="ICML", year=2025),
+    "4.md": paper(4, "[Alan Turing]", venue="ICML", year=2019),
+}
+
+
+@pytest.fixture
+def proj(tmp_path):
+    return make_project(tmp_path / "proj", PAPERS)
+
+
+def read(root, rel: str) -> str:
+    return (root / "site" / rel).read_text(encoding="utf-8")
+
+
+def author_links(html: str, prefix: str) -> list[str]:
+    """The author pages a paper page's byline links."""
+    byline = re.search(r'<p class="paper-authors">.*?</p>', html).group(0)
+    return re.findall(rf'<a href="{re.escape(prefix)}([^"/]+)\.html">', byline)
+
+
+def test_author_pages_list_papers_by_year_with_coauthors_venues_and_topics(proj, cli):
+    assert cli(*build_args(proj)).code == 0
+    ada = read(proj, "authors/ada-lovelace.html")
+    assert "<h1>Ada Lovelace</h1>" in ada and "2 papers" in ada
+    assert ada.index('id="y2025"') < ada.index('id="y2024"')
+    assert "../papers/paper-1.html" in ada and "../papers/paper-2.html" in ada and "paper-3" not in ada
+    assert '<a href="charles-babbage.html">Charles Babbage</a> (1)' in ada
+    assert '<a href="alan-turing.html">Alan Turing</a> (1)' in ada
+    assert '<a href="../venues/neurips.html">NeurIPS</a> (2)' in ada
+    assert "Reinforcement learning</a> (2)" in ada
+    assert '<a href="ada-lovelace.bib" download>' in ada
+    assert (proj / "site" / "authors" / "ada-lovelace.bib").read_text().count("@") == 2
+    # An author of one paper has that paper's Cite box as their BibTeX, no file of their own.
+    assert '<a href="../papers/paper-1.html#cite">BibTeX</a>' in read(proj, "authors/charles-babbage.html")
+    assert not (proj / "site" / "authors" / "charles-babbage.bib").exists()
+    # Nor counts of one: its paper's line links its venue and topics.
+    babbage = read(proj, "authors/charles-babbage.html")
+    assert '<small><a href="../venues/neurips.html">NeurIPS</a> · <a href="../tags/reinforcement-learning.html">' in babbage
+    assert "<h2>Venues</h2>" not in babbage and "<h2>Venues</h2>" in ada
+    assert "application/ld+json" not in babbage
+    # "Babbage, Charles" is shown given name first, and links from the paper page.
+    assert author_links(read(proj, "papers/paper-1.html"), "../authors/") == ["ada-lovelace", "charles-babbage"]
+    garcia = next(p for p in (proj / "site" / "authors").glob("jose-garcia-*.html"))
+    assert "<h1>José García</h1>" in garcia.read_text(encoding="utf-8")
+    assert check_site(proj / "site") == []
+
+
+def test_author_index_has_letter_pages_sorted_by_family_name(proj, cli):
+    assert cli(*build_args(proj)).code == 0
+    index = read(proj, "authors/index.html")
+    assert 'href="letters/l.html"' in index and 'href="letters/t.html"' in index
+    letter = read(proj, "authors/letters/l.html")
+    assert '<a href="../ada-lovelace.html">Lovelace, Ada</a> <span class="count">2</span>' in letter
+    b = read(proj, "authors/letters/b.html")
+    assert "Babbage, Charles" in b
+
+
+def test_authors_yml_merges_variants_and_leaves_a_redirect(proj, cli):
+    assert cli(*build_args(proj)).code == 0
+    assert (proj / "site" / "authors" / "a-lovelace.html").is_file()
+    (proj / "content" / "authors.yml").write_text(
+        "authors:\n"
+        "  - name: Ada Lovelace\n"
+        "    variants: [A. Lovelace]\n"
+        "    homepage: https://example.org/ada\n"
+        "    orcid: 0000-0002-1825-0097\n"
+        "    note: Analyst of the engine\n", encoding="utf-8")
+    assert cli(*build_args(proj)).code == 0
+    ada = read(proj, "authors/ada-lovelace.html")
+    assert "3 papers" in ada and "../papers/paper-3.html" in ada
+    assert "Analyst of the engine" in ada and 'href="https://orcid.org/0000-0002-1825-0097"' in ada
+    person = json.loads(re.search(r'<script type="application/ld\+json">(.*?)</script>', ada).group(1))
+    assert person["sameAs"] == ["https://orcid.org/0000-0002-1825-0097", "https://example.org/ada"]
+    moved = read(proj, "authors/a-lovelace.html")
+    assert '<meta http-equiv="refresh" content="0; url=ada-lovelace.html">' in moved
+    assert author_links(read(proj, "papers/paper-3.html"), "../authors/")[0] == "ada-lovelace"
+
+
+def test_authors_yml_splits_two_people_who_share_a_name(proj, cli):
+    (proj / "content" / "authors.yml").write_text(
+        "authors:\n  - name: Alan Turing\n    papers: [p-0004]\n    slug: alan-turing-icml\n    note: The other one\n",
+        encoding="utf-8")
+    assert cli(*build_args(proj)).code == 0
+    assert "paper-4" in read(proj, "authors/alan-turing-icml.html")
+    turing = read(proj, "authors/alan-turing.html")
+    assert "paper-2" in turing and "paper-4" not in turing
+
+
+def test_slugs_stay_when_papers_are_added(proj, cli):
+    assert cli(*build_args(proj)).code == 0
+    before = sorted(p.name for p in (proj / "site" / "authors").glob("*.html"))
+    # Another spelling that folds to the same slug, and a new paper by an existing author.
+    (proj / "content" / "papers" / "5.md").write_text(paper(5, "[Jose Garcia, Ada Lovelace]"), encoding="utf-8")
+    assert cli(*build_args(proj)).code == 0
+    after = sorted(p.name for p in (proj / "site" / "authors").glob("*.html"))
+    assert set(before) <= set(after) and "jose-garcia.html" in after
+    assert "<h1>José García</h1>" in read(proj, f"authors/{next(n for n in before if n.startswith('jose-garcia-'))}")
+
+
+def test_venue_and_year_pages_and_paper_breadcrumbs(proj, cli):
+    assert cli(*build_args(proj)).code == 0
+    venues = read(proj, "venues/index.html")
+    assert 'href="icml.html">ICML</a>' in venues and 'href="neurips/2024.html">2024</a>' in venues
+    icml = read(proj, "venues/icml.html")
+    assert "<svg" in icml and 'href="icml/2019.html"' in icml and 'href="icml/2025.html"' in icml
+    toc = read(proj, "venues/icml/2025.html")
+    assert "paper-3.html" in toc and "paper-4.html" not in toc and "paper-2.html" not in toc
+    page = read(proj, "papers/paper-3.html")
+    crumbs = re.search(r'<nav class="breadcrumbs".*?</nav>', page, re.S).group(0)
+    assert re.findall(r"<li>(.*?)</li>", crumbs) == [
+        '<a href="../index.html">Home</a>', '<a href="../venues/icml.html">ICML</a>', '<a href="../venues/icml/2025.html">2025</a>']
+
+
+def test_author_and_venue_pages_are_in_the_sitemap(proj, cli):
+    assert cli(*build_args(proj, "--base-url", "https://example.org/p/")).code == 0
+    sitemap = read(proj, "sitemap.xml")
+    for rel in ("authors/index.html", "authors/ada-lovelace.html", "authors/letters/l.html", "venues/index.html",
+                "venues/icml.html", "venues/icml/2025.html"):
+        assert f"<loc>https://example.org/p/{rel}</loc>" in sitemap, rel
+    # Link previews on every page; the feed link, not on author pages (there are more of them than papers).
+    assert 'property="og:url"' in read(proj, "authors/ada-lovelace.html") and "atom+xml" not in read(proj, "authors/ada-lovelace.html")
+    assert "atom+xml" in read(proj, "papers/paper-1.html")
+    jsonld = json.loads(re.search(r'<script type="application/ld\+json">(.*?)</script>', read(proj, "papers/paper-1.html")).group(1))
+    assert jsonld["author"][0] == {"@type": "Person", "name": "Ada Lovelace", "url": "https://example.org/p/authors/ada-lovelace.html"}
+
+
+def test_author_names_are_escaped(tmp_path, cli):
+    root = make_project(tmp_path / "proj", {"1.md": paper(1, "['<script>alert(1)</script> Evil', 'Ann &amp; Co']")})
+    assert cli(*build_args(root)).code == 0
+    for path in (root / "site" / "authors").glob("*.html"):
+        assert "<script>alert" not in path.read_text(encoding="utf-8")
+    assert "&lt;script&gt;alert(1)&lt;/script&gt; Evil" in read(root, "papers/paper-1.html")
