@@ -664,6 +664,11 @@
   var MAX_EXPANSIONS = 20, EXPANSION_BUDGET = 5000, MIN_PREFIX = 2, MIN_FUZZY = 4, FUZZY_KEEP = 2;
   var ALPHABET = "abcdefghijklmnopqrstuvwxyz";
   var COMMON_SHARE = 0.4, COMMON_MIN = 1000, COMMON_MAX = 20000, COMMON_FIELDS = ["title"];
+  var QUERY_ONLY_FIELDS = ["venue"];  // lunr_index.py QUERY_ONLY_FIELDS: never matched by plain words
+  // Field clauses of the query syntax (search_query.py: field_query, rule 5): "author:bengio" is
+  // "+authors:bengio", so a named field narrows the results.
+  var FIELD_CLAUSE_RE = /(^|[ \t\n\r\f\v])([+-]?)(authors?|venue):/gi;
+  var FIELD_NAMES = { author: "authors", authors: "authors", venue: "venue" };
   // lunr's English stop words (lunr.stopWordFilter; tests/test_search.py checks the list).
   var STOP_WORDS = termSet(("a able about across after all almost also am among an and any are as at be because been but by " +
     "can cannot could dear did do does either else ever every for from get got had has have he her hers him his how however " +
@@ -726,9 +731,16 @@
   function fieldsFor(source, term) {
     var all = [], common = isCommon(source, term);
     for (var f = 0; f < source.fields.length; f++) {
-      if (!common || COMMON_FIELDS.indexOf(source.fields[f]) >= 0) all.push(f);
+      var name = source.fields[f];
+      if ((!common || COMMON_FIELDS.indexOf(name) >= 0) && QUERY_ONLY_FIELDS.indexOf(name) < 0) all.push(f);
     }
     return all;
+  }
+
+  function fieldQuery(text) {
+    return String(text).replace(FIELD_CLAUSE_RE, function (m, space, sign, name) {
+      return space + (sign || "+") + FIELD_NAMES[name.toLowerCase()] + ":";
+    });
   }
 
   function byLengthThenTerm(a, b) { return codePoints(a) - codePoints(b) || compareTerms(a, b); }
@@ -914,7 +926,7 @@
     if (!String(text).trim()) return none;
     if (isSyntax(text)) {
       try {
-        return { results: source.syntaxSearch(text), mode: "syntax", every: 0, fuzzy: [], unmatched: [], error: null,
+        return { results: source.syntaxSearch(fieldQuery(text)), mode: "syntax", every: 0, fuzzy: [], unmatched: [], error: null,
                  terms: function (r) { return r.terms; } };
       } catch (err) {
         if (lunrLib && (err instanceof lunrLib.QueryParseError || err.name === "QueryParseError")) {

@@ -36,8 +36,11 @@ from lunr.token import Token
 from lunr.token_set import TokenSet
 from lunr.vector import Vector
 
-# (name, boost): the title counts most, then topics, then authors, then the abstract.
-FIELDS = (("title", 10), ("tags", 5), ("authors", 3), ("body", 1))
+# (name, boost): the title counts most, then topics, then authors, then the abstract. The venue
+# is searched only when a query names it (`venue:neurips`): plain queries leave it out
+# (QUERY_ONLY_FIELDS), so a venue's name does not lift every paper it published.
+FIELDS = (("title", 10), ("tags", 5), ("authors", 3), ("body", 1), ("venue", 1))
+QUERY_ONLY_FIELDS = ("venue",)
 K1, B = 1.2, 0.75  # lunr's BM25 parameters (Builder's defaults)
 
 # ---------------------------------------------------------------------------------------------

@@ -82,6 +82,7 @@ def search_documents(site: Site) -> list[dict]:
             "tags": " ".join(names.get(t, t) for t in page.paper.tags),
             "authors": " ".join(page.paper.authors),
             "body": page.text,
+            "venue": page.paper.venue,
         }
         for page in site.papers
     ]
