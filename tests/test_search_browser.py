@@ -352,6 +352,22 @@ def test_file_url_search_on_a_sharded_site(sharded, page):
     assert page.console_errors == [] and page.dialogs == []
 
 
+def test_author_and_venue_fields_on_a_sharded_site(sharded, page):
+    """`author:` from file:// on a multi-shard site: only the author's papers, ranked by the rest of the query."""
+    assert len(list((sharded / "assets" / "search").glob("d-*.js"))) > 1
+    page.goto(file_url(sharded, "papers/fastsverl.html"))
+    type_query(page, "author:lovelace quokka")
+    page.wait_for_function("() => { const o = document.querySelector('#search-popup li[role=option] .result-title');"
+                           " return o && o.textContent.includes('Quokka'); }")
+    titles = page.locator("#search-popup li[role=option] .result-title").all_inner_texts()
+    assert len(titles) == 2 and "Rényi" in titles[1]   # EXTRA_PAPERS: by Ada Lovelace, as paper_text has it
+    page.goto(file_url(sharded, "search.html") + "?q=" + quote("venue:neurips -author:lovelace shapley"))
+    page.wait_for_selector("#search-page-results li.paper-card")
+    assert page.locator("#search-page-results .paper-card-title").first.inner_text().startswith("FastSVERL")
+    assert "Quokka" not in page.inner_text("#search-page-results")
+    assert page.console_errors == [] and page.dialogs == []
+
+
 def test_http_search_on_a_sharded_site(sharded, page, tmp_path):
     www = tmp_path / "www"
     shutil.copytree(sharded, www / "sub")
