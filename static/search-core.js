@@ -664,11 +664,11 @@
   var MAX_EXPANSIONS = 20, EXPANSION_BUDGET = 5000, MIN_PREFIX = 2, MIN_FUZZY = 4, FUZZY_KEEP = 2;
   var ALPHABET = "abcdefghijklmnopqrstuvwxyz";
   var COMMON_SHARE = 0.4, COMMON_MIN = 1000, COMMON_MAX = 20000, COMMON_FIELDS = ["title"];
-  var QUERY_ONLY_FIELDS = ["venue"];  // lunr_index.py QUERY_ONLY_FIELDS: never matched by plain words
+  var QUERY_ONLY_FIELDS = ["venue", "year"];  // lunr_index.py QUERY_ONLY_FIELDS: never matched by plain words
   // Field clauses of the query syntax (search_query.py: field_query, rule 5): "author:bengio" is
   // "+authors:bengio", so a named field narrows the results.
-  var FIELD_CLAUSE_RE = /(^|[ \t\n\r\f\v])([+-]?)(authors?|venue):/gi;
-  var FIELD_NAMES = { author: "authors", authors: "authors", venue: "venue" };
+  var FIELD_CLAUSE_RE = /(^|[ \t\n\r\f\v])([+-]?)(authors?|venue|year):/gi;
+  var FIELD_NAMES = { author: "authors", authors: "authors", venue: "venue", year: "year" };
   // lunr's English stop words (lunr.stopWordFilter; tests/test_search.py checks the list).
   var STOP_WORDS = termSet(("a able about across after all almost also am among an and any are as at be because been but by " +
     "can cannot could dear did do does either else ever every for from get got had has have he her hers him his how however " +

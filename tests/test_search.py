@@ -70,7 +70,7 @@ QUERIES = [
     "diffusion^10 video", "O(sqrt K)", "k", "  ", "multi-agent", "multiagent", "offpolicy", "off-policy", "preprocessing",
     "kmeans", "k-means++", "LoRA+", "C++", "D^α seeding", "reinforcemnt learnin", "shapley guidance", "gr",
     "author:lovelace", "Author:Lovelace arrays", "venue:icml", "venue:NeurIPS shapley", "-author:lovelace robust",
-    "author:kaiser author:ng", "authors:lovelace", "icml", "author:nosuchname",
+    "author:kaiser author:ng", "authors:lovelace", "icml", "author:nosuchname", "year:2025 venue:icml", "2025",
 ]
 
 
@@ -202,7 +202,7 @@ def test_pipeline_functions_are_registered_by_name(index):
 
 def test_index_fields_refs_and_terms(site, compact, index, store):
     slugs = sorted(p.stem for p in (site.parent / "content" / "papers").glob("*.md"))
-    assert compact["fields"] == ["title", "tags", "authors", "body", "venue"]
+    assert compact["fields"] == ["title", "tags", "authors", "body", "venue", "year"]
     assert compact["boosts"][0] == max(compact["boosts"])  # the title counts most
     assert sorted(compact["refs"]) == slugs == sorted(store["docs"])
     assert compact["pipeline"] == ["normalise", "stemmer"]
@@ -351,7 +351,7 @@ WORD = st.sampled_from(["shapley", "Rényi", "café", "array", "key", "delays", 
                         "state-of-the-art", "ﬁne", "robust", "robustness", "a", "ÆSIR", "—", "3.14", "yyyy", "C++",
                         "off-policy", "k-means++", "a\u2028b", "x\u3000y"])
 TEXT = st.lists(WORD, max_size=30).map(" ".join)
-DOC = st.fixed_dictionaries({"title": TEXT, "tags": TEXT, "authors": TEXT, "body": TEXT, "venue": TEXT})
+DOC = st.fixed_dictionaries({"title": TEXT, "tags": TEXT, "authors": TEXT, "body": TEXT, "venue": TEXT, "year": TEXT})
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -366,9 +366,9 @@ def test_term_counts_and_encoding_on_generated_documents(docs):
 
 def test_encoding_round_trips_edge_cases():
     docs = [
-        {"ref": "many", "title": "x", "tags": "", "authors": "", "body": "robust " * 1100, "venue": "ICML"},  # tf above the table
-        {"ref": "empty", "title": "", "tags": "", "authors": "", "body": "", "venue": ""},
-        {"ref": "y" * 100, "title": "É" * 70, "tags": None, "authors": "Zoë", "body": "the a an", "venue": None},
+        {"ref": "many", "title": "x", "tags": "", "authors": "", "body": "robust " * 1100, "venue": "ICML", "year": "2024"},  # tf above the table
+        {"ref": "empty", "title": "", "tags": "", "authors": "", "body": "", "venue": "", "year": ""},
+        {"ref": "y" * 100, "title": "É" * 70, "tags": None, "authors": "Zoë", "body": "the a an", "venue": None, "year": "1999"},
     ]
     built = search_terms.build_index(docs)
     encoded = search_codec.encode_index(search_terms.count_terms(docs)[0], PIPELINE)
@@ -440,6 +440,8 @@ def test_author_and_venue_fields_narrow_the_results(index):
     assert refs(typed(index, "Author:Lovelace arrays").results) == ["array-delay", "kmeans-seeding"]
     assert refs(typed(index, "author:kaiser author:ng").results) == ["renyi-cafe"]
     assert refs(typed(index, "venue:icml").results) == ["kmeans-seeding"]
+    assert refs(typed(index, "year:2025 venue:icml").results) == ["kmeans-seeding"]
+    assert typed(index, "year:2024 venue:icml").results == []
     neurips = typed(index, "venue:NeurIPS shapley")
     assert refs(neurips.results)[0] == "fastsverl" and "kmeans-seeding" not in refs(neurips.results)
     assert "array-delay" not in refs(typed(index, "-author:lovelace robust").results)
@@ -447,7 +449,7 @@ def test_author_and_venue_fields_narrow_the_results(index):
 
 
 def test_plain_words_do_not_match_the_venue(index):
-    assert "kmeans-seeding" not in refs(typed(index, "icml").results)
+    assert "kmeans-seeding" not in refs(typed(index, "icml").results) and typed(index, "2025").results == []
     assert search_query.field_query("author:a -venue:b\tauthors:c x:author:d") == "+authors:a -venue:b\t+authors:c x:author:d"
 
 

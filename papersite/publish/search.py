@@ -83,6 +83,7 @@ def search_documents(site: Site) -> list[dict]:
             "authors": " ".join(page.paper.authors),
             "body": page.text,
             "venue": page.paper.venue,
+            "year": str(page.paper.year),
         }
         for page in site.papers
     ]

@@ -28,7 +28,7 @@ The rules (search-core.js has the same comment):
    that match every word come first, then those that match fewer, by how many (of the words
    that must match, then of the common ones): by lunr's score within each. Plain words never
    match in QUERY_ONLY_FIELDS (the venue).
-5. Query syntax names the fields `author:` (lunr's field "authors") and `venue:`; such a clause
+5. Query syntax names the fields `author:` (lunr's field "authors"), `venue:` and `year:`; such a clause
    must match unless it is prohibited ("author:bengio diffusion" is "+authors:bengio diffusion"),
    so a field narrows the results as a filter does (`field_query`).
 """
@@ -58,10 +58,10 @@ COMMON_SHARE = 0.4       # a term in more than this share of documents (lunr's c
 COMMON_MIN = 1000        # ... and in more than this many is common, as is one in more than COMMON_MAX
 COMMON_MAX = 20000
 COMMON_FIELDS = ("title",)
-# A field clause of the query syntax: `author:` / `authors:` / `venue:`, after white space or at
-# the start, with its optional sign.
-FIELD_CLAUSE_RE = re.compile("(^|[ \t\n\r\f\v])([+-]?)(authors?|venue):", re.IGNORECASE)
-FIELD_NAMES = {"author": "authors", "authors": "authors", "venue": "venue"}
+# A field clause of the query syntax: `author:` / `authors:` / `venue:` / `year:`, after white
+# space or at the start, with its optional sign.
+FIELD_CLAUSE_RE = re.compile("(^|[ \t\n\r\f\v])([+-]?)(authors?|venue|year):", re.IGNORECASE)
+FIELD_NAMES = {"author": "authors", "authors": "authors", "venue": "venue", "year": "year"}
 
 
 @dataclass
