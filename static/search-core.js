@@ -612,8 +612,15 @@
   IndexSource.prototype.load = function (names, callback) { loadLunr(this.env, callback); };
   IndexSource.prototype.entry = function (d) {
     var ref = this.data.refs[d], doc = this.store.docs[ref];
-    return doc ? { ref: ref, title: doc[0], url: doc[1], tags: doc[2], summary: doc[3] } : null;
+    return doc ? entryOf(ref, doc[0], doc[1], doc.slice(2), this.store) : null;
   };
+  // A result as search.js shows it. `rest`: [tag slugs, summary, venue, year, first authors as
+  // [name, page slug or null], author count] (search.py: byline).
+  function entryOf(ref, title, url, rest, store) {
+    var author = store.author;
+    return { ref: ref, title: title, url: url, tags: rest[0], summary: rest[1], venue: rest[2], year: rest[3], authorCount: rest[5],
+             authors: rest[4].map(function (a) { return { name: a[0], url: a[1] === null ? null : author[0] + a[1] + author[1] }; }) };
+  }
   IndexSource.prototype.allDocs = function () {
     var out = [];
     for (var d = 0; d < this.documents; d++) out.push(d);
@@ -1049,6 +1056,7 @@
   api.expandIndex = expandIndex;
   api.loadIndex = loadIndex;
   api.IndexSource = IndexSource;
+  api.entryOf = entryOf;
   api.Missing = Missing;
   api.compareTerms = compareTerms;
   api.lowerBound = lowerBound;

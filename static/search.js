@@ -1,4 +1,5 @@
-// Search: the header box on every page and the full results page (search.html?q=...&tag=...).
+// Search: the header box on every page and the full results page
+// (search.html?q=...&tag=...&venue=...&year=...&author=...).
 //
 // Nothing is loaded on a plain page view. The first focus of (or typing in) a search box loads
 // search-core.js (normalisation, stemmer, the query, which must agree with the Python build),
@@ -309,20 +310,39 @@
     var input = document.getElementById("search-page-input");
     var status = document.getElementById("search-status");
     var tagSelect = document.getElementById("search-page-tag");
+    // The filters beside the topic: each narrows the results to the papers its field query finds.
+    var filters = [["venue", "venue", " at "], ["year", "year", " from "], ["author", "authors", " by "]].map(function (f) {
+      return { param: f[0], field: f[1], says: f[2], control: document.getElementById("search-page-" + f[0]) };
+    }).filter(function (f) { return f.control; });
     if (!results || !input || !status) return;
     var params = new URLSearchParams(location.search);
     input.value = params.get("q") || "";
     if (tagSelect) tagSelect.value = params.get("tag") || "";
+    filters.forEach(function (f) { f.control.value = params.get(f.param) || ""; });
     // The list shown: result documents, their results (for the terms they matched, `termsOf`),
     // whether each has every word.
     var shown = { docs: [], terms: [], full: [], count: 0, every: 0, termsOf: null }, started = false;
 
     function tag() { return tagSelect ? tagSelect.value : ""; }
+    function filtered() { return filters.some(function (f) { return f.control.value.trim(); }); }
     function clearNode(node) { while (node.firstChild) node.removeChild(node.firstChild); }
     function say(text, extra) {
       clearNode(status);
       status.appendChild(document.createTextNode(text));
       if (extra) { status.appendChild(document.createTextNode(" ")); status.appendChild(extra); }
+    }
+
+    // "Venue Year · A, B, C et al.", as templates/partials/paper_list.html has it.
+    function byline(d) {
+      var p = el("p", "paper-card-meta", d.venue + " " + d.year);
+      d.authors.forEach(function (a, i) {
+        p.appendChild(document.createTextNode(i ? ", " : " \u00b7 "));
+        var name = el(a.url === null ? "span" : "a", null, a.name);
+        if (a.url !== null) name.href = root + a.url;
+        p.appendChild(name);
+      });
+      if (d.authorCount > d.authors.length) p.appendChild(document.createTextNode(" et al."));
+      return p;
     }
 
     function card(d, terms) {
@@ -335,6 +355,7 @@
       if (window.papersiteReadingList) {
         li.appendChild(window.papersiteReadingList.toggleButton(d.ref, d.title, d.url, { summary: d.summary }));
       }
+      li.appendChild(byline(d));
       var p = el("p", "paper-card-summary result-snippet");
       appendHighlighted(p, d.summary, terms);
       li.appendChild(p);
@@ -377,6 +398,7 @@
 
     function remember(q, t) {
       var query = "?q=" + encodeURIComponent(q) + (t ? "&tag=" + encodeURIComponent(t) : "");
+      filters.forEach(function (f) { if (f.control.value.trim()) query += "&" + f.param + "=" + encodeURIComponent(f.control.value.trim()); });
       try { history.replaceState(null, "", query); } catch (e) { /* file:// may refuse; the form still works */ }
     }
 
@@ -396,19 +418,53 @@
       })();
     }
 
+    // The documents the venue, year and author filters leave, as a set (null: no filter set), from
+    // one query of required field clauses ("+venue:neurips +authors:lovelace"; search_query.py
+    // rule 5), so one index and shards answer alike. A filter with no word to look for (only
+    // punctuation or stop words, which the index leaves out) leaves nothing.
+    function filterDocs(done) {
+      var clauses = [], empty = false;
+      filters.forEach(function (f) {
+        var value = f.control.value.trim();
+        if (!value) return;
+        var words = api.normaliseWords(value).filter(function (w) { return !api.isStopWord(w); });
+        if (!words.length) empty = true;
+        words.forEach(function (w) { clauses.push("+" + f.field + ":" + w); });
+      });
+      if (empty) { done(new Uint8Array(source.documents), null); return; }
+      if (!clauses.length) { done(null, null); return; }
+      api.search(source, clauses.join(" "), function (outcome, error) {
+        if (error || outcome.error) { done(null, error || new Error(outcome.error)); return; }
+        var set = new Uint8Array(source.documents);
+        outcome.results.forEach(function (r) { set[r.doc] = 1; });
+        done(set, null);
+      });
+    }
+
     function render() {
       var q = input.value, t = tag(), ticket = latest.page = (latest.page || 0) + 1;
       function current() { return latest.page === ticket; }
       function reset() { clearNode(results); shown = { docs: [], terms: [], full: [], count: 0, every: 0, termsOf: null }; }
-      if (!q.trim() && !t) { reset(); say("Type a query to search every paper."); return; }
+      if (!q.trim() && !t && !filtered()) { reset(); say("Type a query to search every paper."); return; }
       if (state !== "ready") { say(state === "failed" ? "Search could not be loaded." : "Loading search\u2026"); return; }
-      var where = t ? " in " + tagName(t) : "";
-      topicDocs(t, function (inTopic, error) {
+      var where = (t ? " in " + tagName(t) : "") + filters.map(function (f) {
+        var value = f.control.value.trim();
+        return value ? f.says + value : "";
+      }).join("");
+      topicDocs(t, function (topicSet, error) {
         if (!current()) return;
         if (error) { say("Search could not be loaded."); return; }
+        filterDocs(function (filterSet, error) {
+          if (!current()) return;
+          if (error) { say("Search could not be loaded."); return; }
+          var allowed = topicSet && filterSet ? topicSet.map(function (x, d) { return x & filterSet[d]; }) : topicSet || filterSet;
+          list(allowed);
+        });
+      });
+      function list(allowed) {
         if (!q.trim()) {
           reset();
-          shown.docs = source.allDocs().filter(function (d) { return inTopic[d]; });
+          shown.docs = source.allDocs().filter(function (d) { return allowed[d]; });
           shown.docs.forEach(function () { shown.terms.push({}); shown.full.push(true); });
           shown.every = shown.docs.length;
           say(shown.docs.length + (shown.docs.length === 1 ? " paper" : " papers") + where + ".");
@@ -422,7 +478,7 @@
           if (outcome.error) { say(queryError(outcome.error)); return; }
           shown.termsOf = outcome.terms;
           outcome.results.forEach(function (r, i) {
-            if (inTopic && !inTopic[r.doc]) return;
+            if (allowed && !allowed[r.doc]) return;
             shown.docs.push(r.doc);
             shown.terms.push(r);
             shown.full.push(outcome.mode !== "any" && i < (outcome.mode === "some" ? outcome.every : Infinity));
@@ -442,7 +498,7 @@
           say((text + " " + extra).trim());
           showMore();
         });
-      });
+      }
     }
 
     // Loads the search on first use and renders again once it is ready.
@@ -455,7 +511,8 @@
     input.addEventListener("input", update);
     input.addEventListener("focus", start);
     if (tagSelect) tagSelect.addEventListener("change", update);
-    if (input.value.trim() || tag()) start();
+    filters.forEach(function (f) { f.control.addEventListener(f.control.tagName === "SELECT" ? "change" : "input", update); });
+    if (input.value.trim() || tag() || filtered()) start();
     render();
   }
 

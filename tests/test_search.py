@@ -228,7 +228,11 @@ def test_title_outweighs_body(index):
 
 def test_store(site, store):
     paper = store["docs"]["fastsverl"]
-    title, url, tags, summary = paper
+    title, url, tags, summary, venue, year, authors, count = paper
+    assert (venue, year, authors, count) == ("NeurIPS", 2025, [], 0)   # the shipped papers name no authors
+    lovelace = store["docs"]["kmeans-seeding"][4:]
+    assert lovelace == ["ICML", 2025, [["Ada Lovelace", "ada-lovelace"]], 1]
+    assert (site / (store["author"][0] + "ada-lovelace" + store["author"][1])).is_file()
     assert title.startswith("FastSVERL")
     assert url == urls.paper_path("fastsverl") and (site / url).is_file()
     assert tags == ["reinforcement-learning", "interpretability"]

@@ -33,6 +33,7 @@ EXTRA_PAPERS = {
     "markup-title.md": paper_text(
         id="extra-0002", slug="markup-title", title="'<img src=x onerror=alert(1)> Quokka <b>bold</b> tricks'",
         tags="[optimization]", body="Quokka training with <script>alert(2)</script> in the abstract.",
+        authors="[Ada Lovelace, '<b>Bold</b> Name', Carol Ng, Dan Wu]",
     ),
 }
 
@@ -257,6 +258,11 @@ def test_untrusted_text_stays_text(site, page):
     page.goto(file_url(site, "search.html") + "?q=quokka")
     page.wait_for_selector("#search-page-results li.paper-card")
     assert page.locator("#search-page-results img, #search-page-results b, #search-page-results script").count() == 0
+    # the byline: venue, year, the first three authors linked to their pages, then "et al."
+    byline = page.locator("#search-page-results li.paper-card .paper-card-meta").first
+    assert byline.inner_text() == "NeurIPS 2025 · Ada Lovelace, <b>Bold</b> Name, Carol Ng et al."
+    assert byline.locator("a").first.get_attribute("href").endswith("authors/ada-lovelace.html")
+    assert (site / "authors" / "ada-lovelace.html").is_file()
     assert page.dialogs == [] and page.console_errors == []
 
 
@@ -365,6 +371,20 @@ def test_author_and_venue_fields_on_a_sharded_site(sharded, page):
     page.wait_for_selector("#search-page-results li.paper-card")
     assert page.locator("#search-page-results .paper-card-title").first.inner_text().startswith("FastSVERL")
     assert "Quokka" not in page.inner_text("#search-page-results")
+    page.goto(file_url(sharded, "search.html") + "?author=" + quote("Ada Lovelace"))   # the author filter alone
+    page.wait_for_selector("#search-page-results li.paper-card")
+    assert page.locator("#search-page-results li.paper-card").count() == 2
+    assert page.input_value("#search-page-author") == "Ada Lovelace"
+    page.goto(file_url(sharded, "search.html") + "?q=shapley&venue=NeurIPS&year=2025")   # venue and year filters
+    page.wait_for_selector("#search-page-results li.paper-card")
+    assert page.locator("#search-page-results .paper-card-title").first.inner_text().startswith("FastSVERL")
+    assert "at NeurIPS from 2025" in page.inner_text("#search-status")
+    page.select_option("#search-page-tag", "optimization")     # and the topic: none of the Shapley papers
+    page.wait_for_function("() => document.querySelector('#search-status').textContent.startsWith('No papers')")
+    page.select_option("#search-page-tag", "")
+    page.fill("#search-page-author", "lovelace")
+    page.wait_for_function("() => document.querySelector('#search-status').textContent.includes('by lovelace')")
+    assert "q=shapley" in page.url and "author=lovelace" in page.url and "venue=NeurIPS" in page.url
     assert page.console_errors == [] and page.dialogs == []
 
 
