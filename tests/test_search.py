@@ -70,7 +70,7 @@ QUERIES = [
     "diffusion^10 video", "O(sqrt K)", "k", "  ", "multi-agent", "multiagent", "offpolicy", "off-policy", "preprocessing",
     "kmeans", "k-means++", "LoRA+", "C++", "D^α seeding", "reinforcemnt learnin", "shapley guidance", "gr",
     "author:lovelace", "Author:Lovelace arrays", "venue:icml", "venue:NeurIPS shapley", "-author:lovelace robust",
-    "author:kaiser author:ng", "authors:lovelace", "icml", "author:nosuchname", "year:2025 venue:icml", "2025",
+    "author:kaiser author:ng", "authors:lovelace", "icml", "author:nosuchname", "year:2025 venue:icml", "2025", "author:lovel*",
 ]
 
 
@@ -441,6 +441,8 @@ def test_query_syntax_passes_through(index):
 def test_author_and_venue_fields_narrow_the_results(index):
     """`author:` and `venue:` must match; the rest of the query ranks what they leave."""
     assert set(refs(typed(index, "author:lovelace").results)) == {"array-delay", "kmeans-seeding"}
+    assert set(refs(typed(index, "author:lovel*").results)) == {"array-delay", "kmeans-seeding"}
+    assert typed(index, "author:lovel").results == []   # a whole word, as in every lunr clause
     assert refs(typed(index, "Author:Lovelace arrays").results) == ["array-delay", "kmeans-seeding"]
     assert refs(typed(index, "author:kaiser author:ng").results) == ["renyi-cafe"]
     assert refs(typed(index, "venue:icml").results) == ["kmeans-seeding"]
