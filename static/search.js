@@ -169,6 +169,27 @@
     return out.join(" ");
   }
 
+  // The author (with a page) of the results `entries` whose name has every word of plain query
+  // `q` (the last, while being typed, as a prefix): "lovelace", "ada love" -> Ada Lovelace. Only
+  // the authors the results show are looked at (a result's first three), so no list of every
+  // author is loaded; a query of an author's name ranks their papers high (the authors field).
+  function authorOf(q, entries) {
+    if (api.isSyntax(q)) return null;
+    var words = api.normaliseWords(q), typing = !/[ \t\n\r\f\v]$/.test(q);
+    if (!words.length) return null;
+    for (var i = 0; i < entries.length; i++) {
+      var authors = entries[i] ? entries[i].authors : [];
+      for (var j = 0; j < authors.length; j++) {
+        var names = api.normaliseWords(authors[j].name);
+        var every = authors[j].url !== null && words.every(function (w, k) {
+          return names.some(function (n) { return n === w || (typing && k === words.length - 1 && w.length >= 2 && n.indexOf(w) === 0); });
+        });
+        if (every) return authors[j];
+      }
+    }
+    return null;
+  }
+
   // --- the header box --------------------------------------------------------------------
 
   var POPUP_LIMIT = 8;
@@ -218,6 +239,20 @@
       var list = el("ol");
       list.setAttribute("role", "listbox");
       list.id = "search-popup-list";
+      var author = authorOf(q, entries);
+      if (author) {   // their page first: a query of a name is most likely looking for the person
+        var li = el("li"), a = el("a");
+        li.id = "search-option-author";
+        li.setAttribute("role", "option");
+        li.setAttribute("aria-selected", "false");
+        a.href = root + author.url;
+        a.tabIndex = -1;
+        a.appendChild(el("span", "result-title", author.name));
+        a.appendChild(el("span", "result-tags", "Author page"));
+        li.appendChild(a);
+        list.appendChild(li);
+        options.push(li);
+      }
       entries.forEach(function (d, i) {
         if (!d) return;
         var terms = outcome.terms(results[i]), li = el("li"), a = el("a");
@@ -320,8 +355,8 @@
     if (tagSelect) tagSelect.value = params.get("tag") || "";
     filters.forEach(function (f) { f.control.value = params.get(f.param) || ""; });
     // The list shown: result documents, their results (for the terms they matched, `termsOf`),
-    // whether each has every word.
-    var shown = { docs: [], terms: [], full: [], count: 0, every: 0, termsOf: null }, started = false;
+    // whether each has every word, the plain query they answer (for its author, `authorOf`).
+    var shown = { docs: [], terms: [], full: [], count: 0, every: 0, termsOf: null, query: "" }, started = false;
 
     function tag() { return tagSelect ? tagSelect.value : ""; }
     function filtered() { return filters.some(function (f) { return f.control.value.trim(); }); }
@@ -380,6 +415,14 @@
         if (latest.page !== ticket) return;
         if (error) { say("Search could not be loaded."); return; }
         if (more) results.removeChild(more);
+        var author = !from && shown.query ? authorOf(shown.query, entries) : null;
+        if (author) {
+          var li = el("li", "search-author"), a = el("a", null, author.name);
+          a.href = root + author.url;
+          li.appendChild(a);
+          li.appendChild(document.createTextNode(": their author page, with every paper of theirs"));
+          results.appendChild(li);
+        }
         entries.forEach(function (d, i) {
           var at = from + i;
           if (at === shown.every && at > 0 && !shown.full[at]) results.appendChild(el("li", "search-divider", "Papers with some of the words"));
@@ -444,7 +487,7 @@
     function render() {
       var q = input.value, t = tag(), ticket = latest.page = (latest.page || 0) + 1;
       function current() { return latest.page === ticket; }
-      function reset() { clearNode(results); shown = { docs: [], terms: [], full: [], count: 0, every: 0, termsOf: null }; }
+      function reset() { clearNode(results); shown = { docs: [], terms: [], full: [], count: 0, every: 0, termsOf: null, query: "" }; }
       if (!q.trim() && !t && !filtered()) { reset(); say("Type a query to search every paper."); return; }
       if (state !== "ready") { say(state === "failed" ? "Search could not be loaded." : "Loading search\u2026"); return; }
       var where = (t ? " in " + tagName(t) : "") + filters.map(function (f) {
@@ -477,6 +520,7 @@
           reset();
           if (outcome.error) { say(queryError(outcome.error)); return; }
           shown.termsOf = outcome.terms;
+          shown.query = q;
           outcome.results.forEach(function (r, i) {
             if (allowed && !allowed[r.doc]) return;
             shown.docs.push(r.doc);

@@ -266,6 +266,25 @@ def test_untrusted_text_stays_text(site, page):
     assert page.dialogs == [] and page.console_errors == []
 
 
+def test_an_author_name_offers_their_page_first(site, page):
+    page.goto(file_url(site, "index.html"))
+    type_query(page, "ada lovel")                  # a name, the last word as typed
+    page.wait_for_selector("#search-option-author")
+    assert first_option(page).get_attribute("id") == "search-option-author"
+    assert first_option(page).locator(".result-title").inner_text() == "Ada Lovelace"
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
+    assert page.url.endswith("/authors/ada-lovelace.html")
+    page.goto(file_url(site, "search.html") + "?q=lovelace")
+    page.wait_for_selector("#search-page-results li.paper-card")
+    offer = page.locator("#search-page-results li:first-child.search-author a")
+    assert offer.inner_text() == "Ada Lovelace" and offer.get_attribute("href").endswith("authors/ada-lovelace.html")
+    page.goto(file_url(site, "search.html") + "?q=quokka")     # not a name: no offer
+    page.wait_for_selector("#search-page-results li.paper-card")
+    assert page.locator("#search-page-results .search-author").count() == 0
+    assert page.dialogs == [] and page.console_errors == []
+
+
 def test_plain_page_views_load_nothing(site, http_base, page):
     requests = []
     page.on("request", lambda r: requests.append(r.url))
