@@ -3,9 +3,10 @@
 From file:// and from an HTTP server that serves the site under a sub-path: type, see the
 right paper first, press Enter and land on it; the results page with its tag filter; lunr
 syntax, unparseable queries and no results; nothing loaded on a plain page view; no console
-errors; untrusted text stays text. A sharded site (issue 13) from file:// and over HTTP: prefix,
-typo and field queries, the topic filter, only the files a query needs; the search page at
-phone width.
+errors; untrusted text stays text; results' bylines; an author's name offers their page. A
+sharded site (issue 13) from file:// and over HTTP: prefix, typo and field queries (`author:`,
+`venue:`), the topic, venue, year and author filters, only the files a query needs; the search
+page at phone width.
 """
 
 from __future__ import annotations
