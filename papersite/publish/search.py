@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from lunr.pipeline import Pipeline
 
 from .. import urls
-from ..enrich.listings import Site
+from ..enrich.listings import PaperPage, Site
 from .lunr_index import SEARCH_PIPELINE
 from .search_codec import encode_index
 from .search_shards import GLOBAL as SHARD_GLOBAL
@@ -102,7 +102,7 @@ def store_pages(site: Site) -> dict:
     }
 
 
-def byline(page) -> list:
+def byline(page: PaperPage) -> list:
     """What a result's byline shows: [venue, year, its first BYLINE_AUTHORS authors as [name, page
     slug or None], how many authors it has] (the rest are "et al.", as on the listings)."""
     return [page.paper.venue, page.paper.year, [[c.name, c.slug] for c in page.credits[:BYLINE_AUTHORS]], len(page.credits)]
