@@ -612,8 +612,15 @@
   IndexSource.prototype.load = function (names, callback) { loadLunr(this.env, callback); };
   IndexSource.prototype.entry = function (d) {
     var ref = this.data.refs[d], doc = this.store.docs[ref];
-    return doc ? { ref: ref, title: doc[0], url: doc[1], tags: doc[2], summary: doc[3] } : null;
+    return doc ? entryOf(ref, doc[0], doc[1], doc.slice(2), this.store) : null;
   };
+  // A result as search.js shows it. `rest`: [tag slugs, summary, venue, year, first authors as
+  // [name, page slug or null], author count] (search.py: byline).
+  function entryOf(ref, title, url, rest, store) {
+    var author = store.author;
+    return { ref: ref, title: title, url: url, tags: rest[0], summary: rest[1], venue: rest[2], year: rest[3], authorCount: rest[5],
+             authors: rest[4].map(function (a) { return { name: a[0], url: a[1] === null ? null : author[0] + a[1] + author[1] }; }) };
+  }
   IndexSource.prototype.allDocs = function () {
     var out = [];
     for (var d = 0; d < this.documents; d++) out.push(d);
@@ -664,6 +671,11 @@
   var MAX_EXPANSIONS = 20, EXPANSION_BUDGET = 5000, MIN_PREFIX = 2, MIN_FUZZY = 4, FUZZY_KEEP = 2;
   var ALPHABET = "abcdefghijklmnopqrstuvwxyz";
   var COMMON_SHARE = 0.4, COMMON_MIN = 1000, COMMON_MAX = 20000, COMMON_FIELDS = ["title"];
+  var QUERY_ONLY_FIELDS = ["venue", "year"];  // lunr_index.py QUERY_ONLY_FIELDS: never matched by plain words
+  // Field clauses of the query syntax (search_query.py: field_query, rule 5): "author:bengio" is
+  // "+authors:bengio", so a named field narrows the results.
+  var FIELD_CLAUSE_RE = /(^|[ \t\n\r\f\v])([+-]?)(authors?|venue|year):/gi;
+  var FIELD_NAMES = { author: "authors", authors: "authors", venue: "venue", year: "year" };
   // lunr's English stop words (lunr.stopWordFilter; tests/test_search.py checks the list).
   var STOP_WORDS = termSet(("a able about across after all almost also am among an and any are as at be because been but by " +
     "can cannot could dear did do does either else ever every for from get got had has have he her hers him his how however " +
@@ -726,9 +738,16 @@
   function fieldsFor(source, term) {
     var all = [], common = isCommon(source, term);
     for (var f = 0; f < source.fields.length; f++) {
-      if (!common || COMMON_FIELDS.indexOf(source.fields[f]) >= 0) all.push(f);
+      var name = source.fields[f];
+      if ((!common || COMMON_FIELDS.indexOf(name) >= 0) && QUERY_ONLY_FIELDS.indexOf(name) < 0) all.push(f);
     }
     return all;
+  }
+
+  function fieldQuery(text) {
+    return String(text).replace(FIELD_CLAUSE_RE, function (m, space, sign, name) {
+      return space + (sign || "+") + FIELD_NAMES[name.toLowerCase()] + ":";
+    });
   }
 
   function byLengthThenTerm(a, b) { return codePoints(a) - codePoints(b) || compareTerms(a, b); }
@@ -914,7 +933,7 @@
     if (!String(text).trim()) return none;
     if (isSyntax(text)) {
       try {
-        return { results: source.syntaxSearch(text), mode: "syntax", every: 0, fuzzy: [], unmatched: [], error: null,
+        return { results: source.syntaxSearch(fieldQuery(text)), mode: "syntax", every: 0, fuzzy: [], unmatched: [], error: null,
                  terms: function (r) { return r.terms; } };
       } catch (err) {
         if (lunrLib && (err instanceof lunrLib.QueryParseError || err.name === "QueryParseError")) {
@@ -1037,6 +1056,7 @@
   api.expandIndex = expandIndex;
   api.loadIndex = loadIndex;
   api.IndexSource = IndexSource;
+  api.entryOf = entryOf;
   api.Missing = Missing;
   api.compareTerms = compareTerms;
   api.lowerBound = lowerBound;

@@ -219,7 +219,7 @@
     var chunk = this.file("s-" + Math.floor(d / this.meta.chunk));
     if (!chunk) throw new api.Missing(["s-" + Math.floor(d / this.meta.chunk)]);
     var doc = chunk[d % this.meta.chunk], paper = this.store.paper;
-    return doc ? { ref: doc[0], title: doc[1], url: paper[0] + doc[0] + paper[1], tags: doc[2], summary: doc[3] } : null;
+    return doc ? api.entryOf(doc[0], doc[1], paper[0] + doc[0] + paper[1], doc.slice(2), this.store) : null;
   };
 
   // Every document, or a topic's (its file is loaded on first use).

@@ -1,4 +1,5 @@
-// Search: the header box on every page and the full results page (search.html?q=...&tag=...).
+// Search: the header box on every page and the full results page
+// (search.html?q=...&tag=...&venue=...&year=...&author=...).
 //
 // Nothing is loaded on a plain page view: site.js loads this file on the header box's first focus
 // (search.html loads it with the page). The first focus of (or typing in) a search box loads
@@ -169,6 +170,27 @@
     return out.join(" ");
   }
 
+  // The author (with a page) of the results `entries` whose name has every word of plain query
+  // `q` (the last, while being typed, as a prefix): "lovelace", "ada love" -> Ada Lovelace. Only
+  // the authors the results show are looked at (a result's first three), so no list of every
+  // author is loaded; a query of an author's name ranks their papers high (the authors field).
+  function authorOf(q, entries) {
+    if (api.isSyntax(q)) return null;
+    var words = api.normaliseWords(q), typing = !/[ \t\n\r\f\v]$/.test(q);
+    if (!words.length) return null;
+    for (var i = 0; i < entries.length; i++) {
+      var authors = entries[i] ? entries[i].authors : [];
+      for (var j = 0; j < authors.length; j++) {
+        var names = api.normaliseWords(authors[j].name);
+        var every = authors[j].url !== null && words.every(function (w, k) {
+          return names.some(function (n) { return n === w || (typing && k === words.length - 1 && w.length >= 2 && n.indexOf(w) === 0); });
+        });
+        if (every) return authors[j];
+      }
+    }
+    return null;
+  }
+
   // --- the header box --------------------------------------------------------------------
 
   var POPUP_LIMIT = 8;
@@ -218,6 +240,20 @@
       var list = el("ol");
       list.setAttribute("role", "listbox");
       list.id = "search-popup-list";
+      var author = authorOf(q, entries);
+      if (author) {   // their page first: a query of a name is most likely looking for the person
+        var li = el("li"), a = el("a");
+        li.id = "search-option-author";
+        li.setAttribute("role", "option");
+        li.setAttribute("aria-selected", "false");
+        a.href = root + author.url;
+        a.tabIndex = -1;
+        a.appendChild(el("span", "result-title", author.name));
+        a.appendChild(el("span", "result-tags", "Author page"));
+        li.appendChild(a);
+        list.appendChild(li);
+        options.push(li);
+      }
       entries.forEach(function (d, i) {
         if (!d) return;
         var terms = outcome.terms(results[i]), li = el("li"), a = el("a");
@@ -315,20 +351,39 @@
     var input = document.getElementById("search-page-input");
     var status = document.getElementById("search-status");
     var tagSelect = document.getElementById("search-page-tag");
+    // The filters beside the topic: each narrows the results to the papers its field query finds.
+    var filters = [["venue", "venue", " at "], ["year", "year", " from "], ["author", "authors", " by "]].map(function (f) {
+      return { param: f[0], field: f[1], says: f[2], control: document.getElementById("search-page-" + f[0]) };
+    }).filter(function (f) { return f.control; });
     if (!results || !input || !status) return;
     var params = new URLSearchParams(location.search);
     input.value = params.get("q") || "";
     if (tagSelect) tagSelect.value = params.get("tag") || "";
+    filters.forEach(function (f) { f.control.value = params.get(f.param) || ""; });
     // The list shown: result documents, their results (for the terms they matched, `termsOf`),
-    // whether each has every word.
-    var shown = { docs: [], terms: [], full: [], count: 0, every: 0, termsOf: null }, started = false;
+    // whether each has every word, the plain query they answer (for its author, `authorOf`).
+    var shown = { docs: [], terms: [], full: [], count: 0, every: 0, termsOf: null, query: "" }, started = false;
 
     function tag() { return tagSelect ? tagSelect.value : ""; }
+    function filtered() { return filters.some(function (f) { return f.control.value.trim(); }); }
     function clearNode(node) { while (node.firstChild) node.removeChild(node.firstChild); }
     function say(text, extra) {
       clearNode(status);
       status.appendChild(document.createTextNode(text));
       if (extra) { status.appendChild(document.createTextNode(" ")); status.appendChild(extra); }
+    }
+
+    // "Venue Year · A, B, C et al.", as templates/partials/paper_list.html has it.
+    function byline(d) {
+      var p = el("p", "paper-card-meta", d.venue + " " + d.year);
+      d.authors.forEach(function (a, i) {
+        p.appendChild(document.createTextNode(i ? ", " : " \u00b7 "));
+        var name = el(a.url === null ? "span" : "a", null, a.name);
+        if (a.url !== null) name.href = root + a.url;
+        p.appendChild(name);
+      });
+      if (d.authorCount > d.authors.length) p.appendChild(document.createTextNode(" et al."));
+      return p;
     }
 
     function card(d, terms) {
@@ -341,6 +396,7 @@
       if (window.papersiteReadingList) {
         li.appendChild(window.papersiteReadingList.toggleButton(d.ref, d.title, d.url, { summary: d.summary }));
       }
+      li.appendChild(byline(d));
       var p = el("p", "paper-card-summary result-snippet");
       appendHighlighted(p, d.summary, terms);
       li.appendChild(p);
@@ -365,6 +421,14 @@
         if (latest.page !== ticket) return;
         if (error) { say("Search could not be loaded."); return; }
         if (more) results.removeChild(more);
+        var author = !from && shown.query ? authorOf(shown.query, entries) : null;
+        if (author) {
+          var li = el("li", "search-author"), a = el("a", null, author.name);
+          a.href = root + author.url;
+          li.appendChild(a);
+          li.appendChild(document.createTextNode(": their author page, with every paper of theirs"));
+          results.appendChild(li);
+        }
         entries.forEach(function (d, i) {
           var at = from + i;
           if (at === shown.every && at > 0 && !shown.full[at]) results.appendChild(el("li", "search-divider", "Papers with some of the words"));
@@ -383,6 +447,7 @@
 
     function remember(q, t) {
       var query = "?q=" + encodeURIComponent(q) + (t ? "&tag=" + encodeURIComponent(t) : "");
+      filters.forEach(function (f) { if (f.control.value.trim()) query += "&" + f.param + "=" + encodeURIComponent(f.control.value.trim()); });
       try { history.replaceState(null, "", query); } catch (e) { /* file:// may refuse; the form still works */ }
     }
 
@@ -402,19 +467,53 @@
       })();
     }
 
+    // The documents the venue, year and author filters leave, as a set (null: no filter set), from
+    // one query of required field clauses ("+venue:neurips +authors:lovelace"; search_query.py
+    // rule 5), so one index and shards answer alike. A filter with no word to look for (only
+    // punctuation or stop words, which the index leaves out) leaves nothing.
+    function filterDocs(done) {
+      var clauses = [], empty = false;
+      filters.forEach(function (f) {
+        var value = f.control.value.trim();
+        if (!value) return;
+        var words = api.normaliseWords(value).filter(function (w) { return !api.isStopWord(w); });
+        if (!words.length) empty = true;
+        words.forEach(function (w) { clauses.push("+" + f.field + ":" + w); });
+      });
+      if (empty) { done(new Uint8Array(source.documents), null); return; }
+      if (!clauses.length) { done(null, null); return; }
+      api.search(source, clauses.join(" "), function (outcome, error) {
+        if (error || outcome.error) { done(null, error || new Error(outcome.error)); return; }
+        var set = new Uint8Array(source.documents);
+        outcome.results.forEach(function (r) { set[r.doc] = 1; });
+        done(set, null);
+      });
+    }
+
     function render() {
       var q = input.value, t = tag(), ticket = latest.page = (latest.page || 0) + 1;
       function current() { return latest.page === ticket; }
-      function reset() { clearNode(results); shown = { docs: [], terms: [], full: [], count: 0, every: 0, termsOf: null }; }
-      if (!q.trim() && !t) { reset(); say("Type a query to search every paper."); return; }
+      function reset() { clearNode(results); shown = { docs: [], terms: [], full: [], count: 0, every: 0, termsOf: null, query: "" }; }
+      if (!q.trim() && !t && !filtered()) { reset(); say("Type a query to search every paper."); return; }
       if (state !== "ready") { say(state === "failed" ? "Search could not be loaded." : "Loading search\u2026"); return; }
-      var where = t ? " in " + tagName(t) : "";
-      topicDocs(t, function (inTopic, error) {
+      var where = (t ? " in " + tagName(t) : "") + filters.map(function (f) {
+        var value = f.control.value.trim();
+        return value ? f.says + value : "";
+      }).join("");
+      topicDocs(t, function (topicSet, error) {
         if (!current()) return;
         if (error) { say("Search could not be loaded."); return; }
+        filterDocs(function (filterSet, error) {
+          if (!current()) return;
+          if (error) { say("Search could not be loaded."); return; }
+          var allowed = topicSet && filterSet ? topicSet.map(function (x, d) { return x & filterSet[d]; }) : topicSet || filterSet;
+          list(allowed);
+        });
+      });
+      function list(allowed) {
         if (!q.trim()) {
           reset();
-          shown.docs = source.allDocs().filter(function (d) { return inTopic[d]; });
+          shown.docs = source.allDocs().filter(function (d) { return allowed[d]; });
           shown.docs.forEach(function () { shown.terms.push({}); shown.full.push(true); });
           shown.every = shown.docs.length;
           say(shown.docs.length + (shown.docs.length === 1 ? " paper" : " papers") + where + ".");
@@ -427,8 +526,9 @@
           reset();
           if (outcome.error) { say(queryError(outcome.error)); return; }
           shown.termsOf = outcome.terms;
+          shown.query = q;
           outcome.results.forEach(function (r, i) {
-            if (inTopic && !inTopic[r.doc]) return;
+            if (allowed && !allowed[r.doc]) return;
             shown.docs.push(r.doc);
             shown.terms.push(r);
             shown.full.push(outcome.mode !== "any" && i < (outcome.mode === "some" ? outcome.every : Infinity));
@@ -448,7 +548,7 @@
           say((text + " " + extra).trim());
           showMore();
         });
-      });
+      }
     }
 
     // Loads the search on first use and renders again once it is ready.
@@ -461,7 +561,8 @@
     input.addEventListener("input", update);
     input.addEventListener("focus", start);
     if (tagSelect) tagSelect.addEventListener("change", update);
-    if (input.value.trim() || tag()) start();
+    filters.forEach(function (f) { f.control.addEventListener(f.control.tagName === "SELECT" ? "change" : "input", update); });
+    if (input.value.trim() || tag() || filtered()) start();
     render();
   }
 

@@ -54,7 +54,7 @@ EXTRA_PAPERS = {
     ),
     "kmeans-seeding.md": paper_text(
         id="extra-0003", slug="kmeans-seeding", title="'Analyzing $D^\\alpha$ seeding for k-means++ in C++'",
-        tags="[optimization]", authors="[Ada Lovelace]",
+        tags="[optimization]", authors="[Ada Lovelace]", venue="ICML",
         body="Off-policy pre-processing with LoRA+ adapters: a k-means study.",
     ),
 }
@@ -69,6 +69,8 @@ QUERIES = [
     "video generation", "the", "the video", "xyzzyqq", "shapley xyzzyqq", "title:", "nosuchfield:word", "shap*", "*ley",
     "diffusion^10 video", "O(sqrt K)", "k", "  ", "multi-agent", "multiagent", "offpolicy", "off-policy", "preprocessing",
     "kmeans", "k-means++", "LoRA+", "C++", "D^α seeding", "reinforcemnt learnin", "shapley guidance", "gr",
+    "author:lovelace", "Author:Lovelace arrays", "venue:icml", "venue:NeurIPS shapley", "-author:lovelace robust",
+    "author:kaiser author:ng", "authors:lovelace", "icml", "author:nosuchname", "year:2025 venue:icml", "2025", "author:lovel*",
 ]
 
 
@@ -200,7 +202,7 @@ def test_pipeline_functions_are_registered_by_name(index):
 
 def test_index_fields_refs_and_terms(site, compact, index, store):
     slugs = sorted(p.stem for p in (site.parent / "content" / "papers").glob("*.md"))
-    assert compact["fields"] == ["title", "tags", "authors", "body"]
+    assert compact["fields"] == ["title", "tags", "authors", "body", "venue", "year"]
     assert compact["boosts"][0] == max(compact["boosts"])  # the title counts most
     assert sorted(compact["refs"]) == slugs == sorted(store["docs"])
     assert compact["pipeline"] == ["normalise", "stemmer"]
@@ -226,7 +228,11 @@ def test_title_outweighs_body(index):
 
 def test_store(site, store):
     paper = store["docs"]["fastsverl"]
-    title, url, tags, summary = paper
+    title, url, tags, summary, venue, year, authors, count = paper
+    assert (venue, year, authors, count) == ("NeurIPS", 2025, [], 0)   # the shipped papers name no authors
+    lovelace = store["docs"]["kmeans-seeding"][4:]
+    assert lovelace == ["ICML", 2025, [["Ada Lovelace", "ada-lovelace"]], 1]
+    assert (site / (store["author"][0] + "ada-lovelace" + store["author"][1])).is_file()
     assert title.startswith("FastSVERL")
     assert url == urls.paper_path("fastsverl") and (site / url).is_file()
     assert tags == ["reinforcement-learning", "interpretability"]
@@ -349,7 +355,7 @@ WORD = st.sampled_from(["shapley", "Rényi", "café", "array", "key", "delays", 
                         "state-of-the-art", "ﬁne", "robust", "robustness", "a", "ÆSIR", "—", "3.14", "yyyy", "C++",
                         "off-policy", "k-means++", "a\u2028b", "x\u3000y"])
 TEXT = st.lists(WORD, max_size=30).map(" ".join)
-DOC = st.fixed_dictionaries({"title": TEXT, "tags": TEXT, "authors": TEXT, "body": TEXT})
+DOC = st.fixed_dictionaries({"title": TEXT, "tags": TEXT, "authors": TEXT, "body": TEXT, "venue": TEXT, "year": TEXT})
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -364,9 +370,9 @@ def test_term_counts_and_encoding_on_generated_documents(docs):
 
 def test_encoding_round_trips_edge_cases():
     docs = [
-        {"ref": "many", "title": "x", "tags": "", "authors": "", "body": "robust " * 1100},  # tf above the table
-        {"ref": "empty", "title": "", "tags": "", "authors": "", "body": ""},
-        {"ref": "y" * 100, "title": "É" * 70, "tags": None, "authors": "Zoë", "body": "the a an"},
+        {"ref": "many", "title": "x", "tags": "", "authors": "", "body": "robust " * 1100, "venue": "ICML", "year": "2024"},  # tf above the table
+        {"ref": "empty", "title": "", "tags": "", "authors": "", "body": "", "venue": "", "year": ""},
+        {"ref": "y" * 100, "title": "É" * 70, "tags": None, "authors": "Zoë", "body": "the a an", "venue": None, "year": "1999"},
     ]
     built = search_terms.build_index(docs)
     encoded = search_codec.encode_index(search_terms.count_terms(docs)[0], PIPELINE)
@@ -430,6 +436,27 @@ def test_query_syntax_passes_through(index):
     with_diffusion = {ref for field in index.fields for ref in index.inverted_index["diffus"][field]}
     assert set(refs(outcome.results)) == with_diffusion - with_video
     assert "dtw-certified-robust-defense" in refs(typed(index, "robust~1").results)
+
+
+def test_author_and_venue_fields_narrow_the_results(index):
+    """`author:` and `venue:` must match; the rest of the query ranks what they leave."""
+    assert set(refs(typed(index, "author:lovelace").results)) == {"array-delay", "kmeans-seeding"}
+    assert set(refs(typed(index, "author:lovel*").results)) == {"array-delay", "kmeans-seeding"}
+    assert typed(index, "author:lovel").results == []   # a whole word, as in every lunr clause
+    assert refs(typed(index, "Author:Lovelace arrays").results) == ["array-delay", "kmeans-seeding"]
+    assert refs(typed(index, "author:kaiser author:ng").results) == ["renyi-cafe"]
+    assert refs(typed(index, "venue:icml").results) == ["kmeans-seeding"]
+    assert refs(typed(index, "year:2025 venue:icml").results) == ["kmeans-seeding"]
+    assert typed(index, "year:2024 venue:icml").results == []
+    neurips = typed(index, "venue:NeurIPS shapley")
+    assert refs(neurips.results)[0] == "fastsverl" and "kmeans-seeding" not in refs(neurips.results)
+    assert "array-delay" not in refs(typed(index, "-author:lovelace robust").results)
+    assert typed(index, "author:nosuchname").results == []
+
+
+def test_plain_words_do_not_match_the_venue(index):
+    assert "kmeans-seeding" not in refs(typed(index, "icml").results) and typed(index, "2025").results == []
+    assert search_query.field_query("author:a -venue:b\tauthors:c x:author:d") == "+authors:a -venue:b\t+authors:c x:author:d"
 
 
 def test_unparseable_query_is_an_error_not_an_exception(index):
@@ -622,6 +649,10 @@ def test_search_js_mirrors_the_python_constants():
         assert f'{name} = "{getattr(search_codec, name)}"' in source, name
     assert f'PLUS = "{lunr_index.PLUS}"' in source and f'ALPHABET = "{search_query.ALPHABET}"' in source
     assert f"COMMON_FIELDS = {json.dumps(list(search_query.COMMON_FIELDS))}" in source
+    assert f"QUERY_ONLY_FIELDS = {json.dumps(list(lunr_index.QUERY_ONLY_FIELDS))}" in source
+    assert "FIELD_NAMES = { " + ", ".join(f'{k}: "{v}"' for k, v in search_query.FIELD_NAMES.items()) + " }" in source
+    assert "var FIELD_CLAUSE_RE = /" + search_query.FIELD_CLAUSE_RE.pattern.replace("\t", "\\t").replace("\n", "\\n") \
+        .replace("\r", "\\r").replace("\f", "\\f").replace("\v", "\\v") + "/gi;" in source
     for name in ("FORMAT", "MAX_NAME"):
         assert re.search(rf"\b{name} = {getattr(search_shards, name)}\b", shards), name
     assert f'REGISTRY = "{search_shards.GLOBAL}"' in shards

@@ -3,9 +3,10 @@
 From file:// and from an HTTP server that serves the site under a sub-path: type, see the
 right paper first, press Enter and land on it; the results page with its tag filter; lunr
 syntax, unparseable queries and no results; nothing loaded on a plain page view; no console
-errors; untrusted text stays text. A sharded site (issue 13) from file:// and over HTTP: prefix,
-typo and field queries, the topic filter, only the files a query needs; the search page at
-phone width.
+errors; untrusted text stays text; results' bylines; an author's name offers their page. A
+sharded site (issue 13) from file:// and over HTTP: prefix, typo and field queries (`author:`,
+`venue:`), the topic, venue, year and author filters, only the files a query needs; the search
+page at phone width.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ EXTRA_PAPERS = {
     "markup-title.md": paper_text(
         id="extra-0002", slug="markup-title", title="'<img src=x onerror=alert(1)> Quokka <b>bold</b> tricks'",
         tags="[optimization]", body="Quokka training with <script>alert(2)</script> in the abstract.",
+        authors="[Ada Lovelace, '<b>Bold</b> Name', Carol Ng, Dan Wu]",
     ),
 }
 
@@ -246,6 +248,30 @@ def test_untrusted_text_stays_text(site, page):
     page.goto(file_url(site, "search.html") + "?q=quokka")
     page.wait_for_selector("#search-page-results li.paper-card")
     assert page.locator("#search-page-results img, #search-page-results b, #search-page-results script").count() == 0
+    # the byline: venue, year, the first three authors linked to their pages, then "et al."
+    byline = page.locator("#search-page-results li.paper-card .paper-card-meta").first
+    assert byline.inner_text() == "NeurIPS 2025 · Ada Lovelace, <b>Bold</b> Name, Carol Ng et al."
+    assert byline.locator("a").first.get_attribute("href").endswith("authors/ada-lovelace.html")
+    assert (site / "authors" / "ada-lovelace.html").is_file()
+    assert page.dialogs == [] and page.console_errors == []
+
+
+def test_an_author_name_offers_their_page_first(site, page):
+    page.goto(file_url(site, "index.html"))
+    type_query(page, "ada lovel")                  # a name, the last word as typed
+    page.wait_for_selector("#search-option-author")
+    assert first_option(page).get_attribute("id") == "search-option-author"
+    assert first_option(page).locator(".result-title").inner_text() == "Ada Lovelace"
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
+    assert page.url.endswith("/authors/ada-lovelace.html")
+    page.goto(file_url(site, "search.html") + "?q=lovelace")
+    page.wait_for_selector("#search-page-results li.paper-card")
+    offer = page.locator("#search-page-results li:first-child.search-author a")
+    assert offer.inner_text() == "Ada Lovelace" and offer.get_attribute("href").endswith("authors/ada-lovelace.html")
+    page.goto(file_url(site, "search.html") + "?q=quokka")     # not a name: no offer
+    page.wait_for_selector("#search-page-results li.paper-card")
+    assert page.locator("#search-page-results .search-author").count() == 0
     assert page.dialogs == [] and page.console_errors == []
 
 
@@ -349,6 +375,36 @@ def test_file_url_search_on_a_sharded_site(sharded, page):
         assert "Reinforcement learning" in cards.nth(i).locator(".tag-chips").inner_text()
     page.goto(file_url(sharded, "search.html") + "?tag=optimization")   # a topic alone
     page.wait_for_selector("#search-page-results li.paper-card")
+    assert page.console_errors == [] and page.dialogs == []
+
+
+def test_author_and_venue_fields_on_a_sharded_site(sharded, page):
+    """`author:` from file:// on a multi-shard site: only the author's papers, ranked by the rest of the query."""
+    assert len(list((sharded / "assets" / "search").glob("d-*.js"))) > 1
+    page.goto(file_url(sharded, "papers/fastsverl.html"))
+    type_query(page, "author:lovelace quokka")
+    page.wait_for_function("() => { const o = document.querySelector('#search-popup li[role=option] .result-title');"
+                           " return o && o.textContent.includes('Quokka'); }")
+    titles = page.locator("#search-popup li[role=option] .result-title").all_inner_texts()
+    assert len(titles) == 2 and "Rényi" in titles[1]   # EXTRA_PAPERS: by Ada Lovelace, as paper_text has it
+    page.goto(file_url(sharded, "search.html") + "?q=" + quote("venue:neurips -author:lovelace shapley"))
+    page.wait_for_selector("#search-page-results li.paper-card")
+    assert page.locator("#search-page-results .paper-card-title").first.inner_text().startswith("FastSVERL")
+    assert "Quokka" not in page.inner_text("#search-page-results")
+    page.goto(file_url(sharded, "search.html") + "?author=" + quote("Ada Lovelace"))   # the author filter alone
+    page.wait_for_selector("#search-page-results li.paper-card")
+    assert page.locator("#search-page-results li.paper-card").count() == 2
+    assert page.input_value("#search-page-author") == "Ada Lovelace"
+    page.goto(file_url(sharded, "search.html") + "?q=shapley&venue=NeurIPS&year=2025")   # venue and year filters
+    page.wait_for_selector("#search-page-results li.paper-card")
+    assert page.locator("#search-page-results .paper-card-title").first.inner_text().startswith("FastSVERL")
+    assert "at NeurIPS from 2025" in page.inner_text("#search-status")
+    page.select_option("#search-page-tag", "optimization")     # and the topic: none of the Shapley papers
+    page.wait_for_function("() => document.querySelector('#search-status').textContent.startsWith('No papers')")
+    page.select_option("#search-page-tag", "")
+    page.fill("#search-page-author", "lovelace")
+    page.wait_for_function("() => document.querySelector('#search-status').textContent.includes('by lovelace')")
+    assert "q=shapley" in page.url and "author=lovelace" in page.url and "venue=NeurIPS" in page.url
     assert page.console_errors == [] and page.dialogs == []
 
 

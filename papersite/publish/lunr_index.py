@@ -36,8 +36,12 @@ from lunr.token import Token
 from lunr.token_set import TokenSet
 from lunr.vector import Vector
 
-# (name, boost): the title counts most, then topics, then authors, then the abstract.
-FIELDS = (("title", 10), ("tags", 5), ("authors", 3), ("body", 1))
+# (name, boost): the title counts most, then topics, then authors, then the abstract. The venue
+# and year are searched only when a query names them (`venue:neurips`, `year:2025`, the search
+# page's filters): plain queries leave them out (QUERY_ONLY_FIELDS), so a venue's name or a year
+# does not lift every paper it applies to.
+FIELDS = (("title", 10), ("tags", 5), ("authors", 3), ("body", 1), ("venue", 1), ("year", 1))
+QUERY_ONLY_FIELDS = ("venue", "year")
 K1, B = 1.2, 0.75  # lunr's BM25 parameters (Builder's defaults)
 
 # ---------------------------------------------------------------------------------------------

@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from lunr.pipeline import Pipeline
 
 from .. import urls
-from ..enrich.listings import Site
+from ..enrich.listings import PaperPage, Site
 from .lunr_index import SEARCH_PIPELINE
 from .search_codec import encode_index
 from .search_shards import GLOBAL as SHARD_GLOBAL
@@ -41,6 +41,7 @@ BIBTEX_GLOBAL = "PAPERSITE_BIBTEX"
 # From this many papers the index is sharded. One index and store of 1,000 papers are about
 # 240 KB gzip, the most the first query of a large site loads (bench/README.md, "Search").
 SHARD_FROM = 1000
+BYLINE_AUTHORS = 3   # as templates/partials/paper_list.html shows them
 
 
 def build_search_files(site: Site, entries: Sequence[str], previous: dict | None = None,
@@ -54,7 +55,7 @@ def build_search_files(site: Site, entries: Sequence[str], previous: dict | None
         files[urls.SEARCH_INDEX] = js_global(INDEX_GLOBAL, encode_index(counts, pipeline))
         files[urls.SEARCH_STORE] = js_global(STORE_GLOBAL, build_store(site))
     else:
-        docs = [[page.paper.slug, page.title_text, list(page.paper.tags), page.summary] for page in site.papers]
+        docs = [[page.paper.slug, page.title_text, list(page.paper.tags), page.summary, *byline(page)] for page in site.papers]
         tags = tag_documents([page.paper.tags for page in site.papers])
         meta, shards = shard_files(counts, pipeline, docs, tags, layout)
         files[urls.SEARCH_INDEX] = js_global(INDEX_GLOBAL, {"shards": meta})
@@ -82,31 +83,41 @@ def search_documents(site: Site) -> list[dict]:
             "tags": " ".join(names.get(t, t) for t in page.paper.tags),
             "authors": " ".join(page.paper.authors),
             "body": page.text,
+            "venue": page.paper.venue,
+            "year": str(page.paper.year),
         }
         for page in site.papers
     ]
 
 
 def store_pages(site: Site) -> dict:
-    """What every result list needs: the results page, the topic index, each topic's name and page."""
+    """What every result list needs: the results page, the topic index, each topic's name and page,
+    and an author's page as the text before and after the slug."""
     return {
         "v": STORE_FORMAT,
         "search": urls.SEARCH,
         "tagIndex": urls.TAG_INDEX,
         "tags": {listing.tag.slug: [listing.tag.name, urls.tag_path(listing.tag.slug)] for listing in site.tags},
+        "author": urls.author_path("\0").split("\0"),
     }
+
+
+def byline(page: PaperPage) -> list:
+    """What a result's byline shows: [venue, year, its first BYLINE_AUTHORS authors as [name, page
+    slug or None], how many authors it has] (the rest are "et al.", as on the listings)."""
+    return [page.paper.venue, page.paper.year, [[c.name, c.slug] for c in page.credits[:BYLINE_AUTHORS]], len(page.credits)]
 
 
 def build_store(site: Site) -> dict:
     """What a result shows without loading the paper page.
 
-    docs[ref] = [title, URL, tag slugs, summary]; tags[slug] = [name, URL]; URLs are relative
-    to the site root, as are `search` (the results page) and `tagIndex`.
+    docs[ref] = [title, URL, tag slugs, summary, *byline]; tags[slug] = [name, URL]; URLs are
+    relative to the site root, as are `search` (the results page) and `tagIndex`.
     """
     return {
         **store_pages(site),
         "docs": {
-            page.paper.slug: [page.title_text, urls.paper_path(page.paper.slug), list(page.paper.tags), page.summary]
+            page.paper.slug: [page.title_text, urls.paper_path(page.paper.slug), list(page.paper.tags), page.summary, *byline(page)]
             for page in site.papers
         },
     }

@@ -21,7 +21,8 @@ Every file is a self-registering script, `(window.PAPERSITE_SEARCH ||= {})[name]
   MAX_NAME characters cut and completed by a hash), so the browser knows the name from the term;
   the file holds a list of [term, postings], so two terms whose cut names met would share it.
 - `s-<n>.js`: the result store, chunk n: documents n*chunk .. (n+1)*chunk - 1, each
-  [slug, title, tag slugs, summary]: a query loads the chunks of the results it shows.
+  [slug, title, tag slugs, summary, venue, year, first authors, author count] (search.py:
+  byline): a query loads the chunks of the results it shows.
 - `t-<slug>.js`: the documents of one topic, for the results page's topic filter.
 
 Postings: document numbers (site order) as Rice-coded gaps (search_codec.rice_code), term

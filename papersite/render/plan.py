@@ -289,8 +289,10 @@ def venue_summary(venue) -> VenueSummary:
 
 
 def plan_search(site: Site) -> PageSpec:
+    """search.html, whose filters offer each venue and each year (newest first)."""
+    years = sorted({p.year for p in site.proceedings}, reverse=True)
     return PageSpec(urls.SEARCH, "search", "search.html", "Search", f"Search the papers of {site.config.title}.",
-                    (("Home", urls.HOME), ("Search", None)))
+                    (("Home", urls.HOME), ("Search", None)), {"venues": [v.name for v in site.venues], "years": years})
 
 
 def plan_maps(site: Site, topic_map: TopicMap | None) -> list[PageSpec]:

@@ -26,7 +26,11 @@ The rules (search-core.js has the same comment):
    document a term is in) and say little; the titles that have them still rank higher.
 4. All terms go to lunr as one query (boosts EXACT_BOOST, PREFIX_BOOST, FUZZY_BOOST). Results
    that match every word come first, then those that match fewer, by how many (of the words
-   that must match, then of the common ones): by lunr's score within each.
+   that must match, then of the common ones): by lunr's score within each. Plain words never
+   match in QUERY_ONLY_FIELDS (the venue).
+5. Query syntax names the fields `author:` (lunr's field "authors"), `venue:` and `year:`; such a clause
+   must match unless it is prohibited ("author:bengio diffusion" is "+authors:bengio diffusion"),
+   so a field narrows the results as a filter does (`field_query`).
 """
 
 from __future__ import annotations
@@ -38,7 +42,7 @@ from dataclasses import dataclass, field
 from lunr.exceptions import QueryParseError
 from lunr.stop_word_filter import WORDS as STOP_WORDS
 
-from papersite.publish.lunr_index import QUERY_RUN_RE, compound_forms, compound_runs
+from papersite.publish.lunr_index import QUERY_ONLY_FIELDS, QUERY_RUN_RE, compound_forms, compound_runs
 
 SYNTAX_RE = re.compile("(^|[ \t\n\r\f\v])[+-][^ \t\n\r\f\v]|:|[^ \t\n\r\f\v]~[0-9]*($|[ \t\n\r\f\v])|\\^[0-9]|\\*")
 SPACES = " \t\n\r\f\v"
@@ -54,6 +58,10 @@ COMMON_SHARE = 0.4       # a term in more than this share of documents (lunr's c
 COMMON_MIN = 1000        # ... and in more than this many is common, as is one in more than COMMON_MAX
 COMMON_MAX = 20000
 COMMON_FIELDS = ("title",)
+# A field clause of the query syntax: `author:` / `authors:` / `venue:` / `year:`, after white
+# space or at the start, with its optional sign.
+FIELD_CLAUSE_RE = re.compile("(^|[ \t\n\r\f\v])([+-]?)(authors?|venue|year):", re.IGNORECASE)
+FIELD_NAMES = {"author": "authors", "authors": "authors", "venue": "venue", "year": "year"}
 
 
 @dataclass
@@ -140,7 +148,13 @@ def is_common(source, term: str) -> bool:
 
 
 def fields_for(source, term: str) -> list[str]:
-    return [f for f in source.fields if f in COMMON_FIELDS] if is_common(source, term) else list(source.fields)
+    allowed = COMMON_FIELDS if is_common(source, term) else source.fields
+    return [f for f in source.fields if f in allowed and f not in QUERY_ONLY_FIELDS]
+
+
+def field_query(text: str) -> str:
+    """Rule 5: "author:bengio diffusion" -> "+authors:bengio diffusion"."""
+    return FIELD_CLAUSE_RE.sub(lambda m: m.group(1) + (m.group(2) or "+") + FIELD_NAMES[m.group(3).lower()] + ":", text)
 
 
 def choose(source, candidates, exclude) -> list[str]:
@@ -277,7 +291,7 @@ def run_search(source, text: str) -> Outcome:
         return Outcome([], "none")
     if is_syntax(text):
         try:
-            results = source.syntax_search(text)
+            results = source.syntax_search(field_query(text))
         except QueryParseError as err:
             return Outcome([], "syntax", error=str(err))
         return Outcome(results, "syntax")
