@@ -1,7 +1,8 @@
 // Search: the header box on every page and the full results page
 // (search.html?q=...&tag=...&venue=...&year=...&author=...).
 //
-// Nothing is loaded on a plain page view. The first focus of (or typing in) a search box loads
+// Nothing is loaded on a plain page view: site.js loads this file on the header box's first focus
+// (search.html loads it with the page). The first focus of (or typing in) a search box loads
 // search-core.js (normalisation, stemmer, the query, which must agree with the Python build),
 // search-shards.js, the index file and the store file by inserting <script> elements (a fetch
 // would fail under file://); each file assigns a global. The index file is the whole index on a
@@ -334,6 +335,11 @@
       if (!event.relatedTarget || !form.contains(event.relatedTarget)) close();
     });
     form.addEventListener("submit", function (event) { if (!input.value.trim()) event.preventDefault(); });
+    // Loaded by the box's first focus (site.js): start at once and show what was typed while this file loaded.
+    if (document.activeElement === input) {
+      start();
+      if (input.value.trim()) render();
+    }
   }
 
   // --- the results page ------------------------------------------------------------------

@@ -125,9 +125,17 @@
     if (!button || !sidebar) return;
     button.hidden = false;
     document.body.classList.add("js-drawer");
-    button.addEventListener("click", function () {
-      var open = sidebar.classList.toggle("open");
+    function show(open) {
+      sidebar.classList.toggle("open", open);
       button.setAttribute("aria-expanded", open ? "true" : "false");
+    }
+    button.addEventListener("click", function () { show(!sidebar.classList.contains("open")); });
+    // The drawer covers the page: Esc or a tap outside it closes it.
+    document.addEventListener("keydown", function (event) {
+      if (event.key === "Escape" && sidebar.classList.contains("open")) { show(false); button.focus(); }
+    });
+    document.addEventListener("click", function (event) {
+      if (sidebar.classList.contains("open") && !sidebar.contains(event.target) && !button.contains(event.target)) show(false);
     });
   }
 
@@ -159,7 +167,27 @@
     if (hint) hint.hidden = false;
   }
 
+  // The header box's behaviour (search.js) arrives when the box is first used, not with every page view;
+  // search.js picks up a box that already has the focus and what was typed. search.html loads it itself.
+  function setUpSearchLoader() {
+    var input = document.getElementById("search-input");
+    if (!input || document.querySelector('script[src$="assets/search.js"]')) return;
+    var requested = false;
+    function load() {
+      if (requested) return;
+      requested = true;
+      var script = document.createElement("script");
+      script.src = (root.getAttribute("data-root") || "") + "assets/search.js";
+      script.async = true;
+      document.head.appendChild(script);
+    }
+    input.addEventListener("focus", load);
+    input.addEventListener("pointerdown", load);
+    if (document.activeElement === input) load();
+  }
+
   setUpTheme();
+  setUpSearchLoader();
   setUpDrawer();
   setUpKeys();
   setUpHint();

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import os
 import shutil
 import sys
+import threading
 from dataclasses import dataclass
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -127,3 +131,24 @@ def axe_violations(page, label: str, options: dict | None = None) -> list[str]:
         targets = [node["target"] for node in violation["nodes"]][:3]
         found.append(f"{label}: {violation['id']} ({violation['impact']}): {violation['help']} at {targets}")
     return found
+
+
+class QuietHandler(SimpleHTTPRequestHandler):
+    """A static file server that logs nothing; a missing file is a plain 404, as on most hosts."""
+
+    def log_message(self, *args):
+        pass
+
+
+@contextlib.contextmanager
+def served(www: Path, handler: type = QuietHandler):
+    """`www` served over HTTP on a free local port for the block: yields http://127.0.0.1:<port>/."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(handler, directory=str(www)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()

@@ -16,7 +16,7 @@ import yaml
 
 from conftest import REPO, build_args, make_project, paper_text
 from papersite import urls
-from papersite.enrich.bibtex import bibtex_keys, escape_math, markdown_to_latex
+from papersite.enrich.bibtex import bibtex_keys, escape_math, keyword_list, markdown_to_latex
 from papersite.cli import main
 from papersite.model import Paper
 from papersite.render.notfound import ROOT_SCRIPT, script_hash
@@ -190,6 +190,7 @@ def test_every_page_has_a_canonical_link_and_link_preview_meta(published):
 
 def test_paper_pages_have_highwire_tags_and_json_ld(published):
     slugs = paper_slugs(published)
+    authors = {p["slug"]: p["authors"] for p in json.loads((published / "papers.json").read_text(encoding="utf-8"))["papers"]}
     for slug in slugs:
         text = (published / "papers" / f"{slug}.html").read_text(encoding="utf-8")
         title = meta(text, "name", "citation_title")
@@ -204,6 +205,10 @@ def test_paper_pages_have_highwire_tags_and_json_ld(published):
         assert data["headline"] == title[0] and data["url"] == f"{BASE}papers/{slug}.html"
         assert data["datePublished"] == "2025"
         assert "abstract" not in data, slug   # the page shows it; JSON-LD does not repeat it
+        # A paper without authors (the shipped ones) still has its page, with no empty citation_author.
+        assert meta(text, "name", "citation_author") == authors[slug], slug
+        assert [a["name"] for a in data.get("author", [])] == authors[slug], slug
+    assert [] in authors.values()
     text = (published / "papers" / "hostile-characters.html").read_text(encoding="utf-8")
     assert meta(text, "name", "citation_author") == ["Ada Lovelace", "Smith and Wesson", "Élodie Ørsted"]
     data = json.loads(re.search(r'<script type="application/ld\+json">(.*?)</script>', text, re.S).group(1))
@@ -398,6 +403,23 @@ def test_markdown_to_latex_escapes_every_special_and_keeps_one_line():
     assert r"C\# \textasciitilde{} \textasciicircum{} \textbackslash{}" in text and r"snake\_case" in text
     assert r"\$5" in text and r"code\_span" in text and "\n" not in text
     assert unescaped_specials(text) == ""
+
+
+@pytest.mark.parametrize("title, braced", [
+    ("D$^3$RoMa: fast", "{D$^3$RoMa:} fast"),                 # capitals beside math: the word braced whole
+    ("QuIP$\\#$: Even", "{QuIP$\\#$:} {Even}"),
+    ("Breaking the $\\mathcal{O}(\\sqrt{T})$ Barrier", "Breaking the {$\\mathcal{O}(\\sqrt{T})$} {Barrier}"),
+    ("Shapley values for GPU $x$", "Shapley values for {GPU} $x$"),   # the first word's initial is kept by styles
+    ("3D scenes", "{3D} scenes"),                               # styles keep the first character, not letter
+    ("#Exploration matters", "{{\\#Exploration}} matters"),   # `{\\#...}` alone would be a special character
+])
+def test_titles_brace_every_word_whose_capitals_a_style_would_lower(title, braced):
+    assert markdown_to_latex(title, protect_case=True) == braced
+
+
+def test_a_topic_name_with_a_comma_is_one_keyword():
+    assert keyword_list(["Geometry, symmetry and optimal transport", "Optimization", "A & B"]) == \
+        "{Geometry, symmetry and optimal transport}, Optimization, A \\& B"
 
 
 def test_markdown_to_latex_never_leaves_a_field_unbalanced():

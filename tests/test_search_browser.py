@@ -11,15 +11,12 @@ page at phone width.
 
 from __future__ import annotations
 
-import functools
 import shutil
-import threading
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import quote
 
 import pytest
-from conftest import REPO, build_args, make_project, paper_text
+from conftest import REPO, QuietHandler, build_args, make_project, paper_text, served
 
 from papersite.cli import main
 
@@ -49,10 +46,7 @@ def site(tmp_path_factory) -> Path:
     return root / "site"
 
 
-class QuietHandler(SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
+class FaviconHandler(QuietHandler):
     def do_GET(self):
         if self.path == "/favicon.ico":
             # The host's root, not the site's (which lives under a sub-path): answer as
@@ -68,13 +62,8 @@ def http_base(site, tmp_path_factory):
     """The site served at http://127.0.0.1:<random port>/some/sub/path/, stopped after the module."""
     www = tmp_path_factory.mktemp("www")
     shutil.copytree(site, www / "some" / "sub" / "path")
-    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(www)))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/some/sub/path/"
-    server.shutdown()
-    server.server_close()
-    thread.join()
+    with served(www, FaviconHandler) as base:
+        yield base + "some/sub/path/"
 
 
 def file_url(site: Path, path: str) -> str:
@@ -289,13 +278,24 @@ def test_an_author_name_offers_their_page_first(site, page):
 def test_plain_page_views_load_nothing(site, http_base, page):
     requests = []
     page.on("request", lambda r: requests.append(r.url))
-    for url in (file_url(site, "index.html"), file_url(site, "papers/fastsverl.html"), http_base + "tags/index.html",
-                http_base + "search.html"):
+    for url in (file_url(site, "index.html"), file_url(site, "papers/fastsverl.html"), http_base + "tags/index.html"):
         page.goto(url)
         page.wait_for_load_state("load")
     assert [u for u in requests if u.endswith(SEARCH_FILES)] == []
     page.focus("#search-input")  # first use loads them
     page.wait_for_function("() => window.PapersiteSearch.state() === 'ready'")
+    assert sorted(u.rsplit("/", 1)[-1] for u in requests if u.endswith(SEARCH_FILES)) == sorted(FIRST_USE)
+    assert page.console_errors == []
+
+
+def test_the_search_page_fetches_the_search_while_it_parses(http_base, page):
+    """search.html searches as it opens: it preloads the files search.js asks for, each fetched once."""
+    requests = []
+    page.on("request", lambda r: requests.append(r.url))
+    page.goto(http_base + "search.html?q=shapley")
+    page.wait_for_selector("#search-page-results li.paper-card")
+    preloaded = page.eval_on_selector_all('link[rel="preload"][as="script"]', "links => links.map(l => l.href)")
+    assert sorted(preloaded) == sorted(http_base + "assets/" + name for name in FIRST_USE)
     assert sorted(u.rsplit("/", 1)[-1] for u in requests if u.endswith(SEARCH_FILES)) == sorted(FIRST_USE)
     assert page.console_errors == []
 
@@ -411,11 +411,8 @@ def test_author_and_venue_fields_on_a_sharded_site(sharded, page):
 def test_http_search_on_a_sharded_site(sharded, page, tmp_path):
     www = tmp_path / "www"
     shutil.copytree(sharded, www / "sub")
-    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(www)))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        base = f"http://127.0.0.1:{server.server_address[1]}/sub/"
+    with served(www, FaviconHandler) as root:
+        base = root + "sub/"
         page.goto(base + "index.html")
         type_query(page, "diffusion")
         assert first_option(page).locator("a").get_attribute("href").startswith("papers/")
@@ -424,10 +421,6 @@ def test_http_search_on_a_sharded_site(sharded, page, tmp_path):
         page.wait_for_selector("#search-page-results li.paper-card")
         assert "AAPT" not in page.inner_text("#search-page-results")
         assert page.console_errors == []
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join()
 
 
 def test_a_compound_in_any_spelling_is_highlighted_whole(site, page):

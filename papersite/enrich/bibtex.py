@@ -95,7 +95,7 @@ def markdown_to_latex(markdown: str, protect_case: bool = False) -> str:
     flat = flatten_markdown(hidden)
     text = escape_text(flat)
     if protect_case:
-        text = protect_capitals(text)
+        text = protect_capitals(text, maths)
 
     def math(m: re.Match) -> str:
         span = maths[int(m.group(1))]
@@ -107,19 +107,27 @@ def markdown_to_latex(markdown: str, protect_case: bool = False) -> str:
     return text if balanced(text) else escape_text(flatten_markdown(markdown))
 
 
-def protect_capitals(title: str) -> str:
+def protect_capitals(title: str, maths: Sequence[str] = ()) -> str:
     """Brace words with capitals so bibliography styles that lower-case titles keep `GPU`, `Shapley`.
 
-    The first word is left alone when only its first letter is a capital (styles keep it).
+    `title` is escaped text in which `maths[n]` stands where its placeholder is. A style lower-cases
+    every letter outside braces, in math too (`$\\Phi$` would become `$\\phi$`), so a word is braced
+    whole, its math with it, when its text or its math has a capital: `{D$^3$RoMa:}`, `{$\\mathcal{O}(1)$}`.
+    The first word is left alone when its first character is its only capital (styles keep it).
     """
     words = title.split(" ")
     out = []
     for i, word in enumerate(words):
-        letters = [c for c in word if c.isalpha()]
-        has_capital = any(c.isupper() for c in letters)
-        initial_only = i == 0 and letters and letters[0].isupper() and not any(c.isupper() for c in letters[1:])
-        if not has_capital or initial_only or _MATH_OPEN in word or word.startswith("\\"):
+        math = "".join(maths[int(n)] for n in _PLACEHOLDER.findall(word))
+        letters = [c for c in _PLACEHOLDER.sub("", word) if c.isalpha()]
+        has_capital = any(c.isupper() for c in letters) or any(c.isupper() for c in math)
+        # Styles keep the title's first character, not its first letter: `3D`, `(Probably)` need braces.
+        initial_only = i == 0 and not math and word[:1].isupper() and not any(c.isupper() for c in letters[1:])
+        if not has_capital or initial_only:
             out.append(word)
+        elif word.startswith("\\"):
+            # `{\\#Exploration}` would be a BibTeX "special character", whose letters styles do lower-case.
+            out.append("{{" + word + "}}")
         else:
             out.append("{" + word + "}")
     return " ".join(out)
@@ -132,6 +140,13 @@ def author_list(authors: Iterable[str]) -> str:
         escaped = escape_text(" ".join(name.split()))
         names.append("{" + escaped + "}" if re.search(r"\band\b", escaped, re.IGNORECASE) else escaped)
     return " and ".join(names)
+
+
+def keyword_list(names: Iterable[str]) -> str:
+    """`A, B, C`; a name that itself has a comma (`Geometry, symmetry and optimal transport`) is braced
+    so that biber, biblatex and reference managers, which split the field at commas, keep it one keyword."""
+    return ", ".join("{" + escaped + "}" if "," in escaped else escaped
+                     for escaped in (escape_text(" ".join(name.split())) for name in names))
 
 
 def bibtex_keys(papers: Sequence[Paper]) -> dict[str, str]:
@@ -174,7 +189,7 @@ def bibtex_entry(paper: Paper, key: str, title_latex: str, base_url: str | None,
         "eprint": eprint or "",
         "archivePrefix": "arXiv" if eprint else "",
         "url": safe_url(links.get("url") or page),
-        "keywords": escape_text(", ".join(keywords)),
+        "keywords": keyword_list(keywords),
     }
     lines = [f"  {name:<9} = {{{fields[name]}}}" for name in FIELD_ORDER if fields[name]]
     return f"@inproceedings{{{key},\n" + ",\n".join(lines) + "\n}\n"

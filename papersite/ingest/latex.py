@@ -23,12 +23,12 @@ import bisect
 import re
 
 from ..text.mathspans import find_math_spans
-from ..text.mathtext import math_arity, math_to_text
+from ..text.mathtext import math_to_text
 from .latex_pieces import (RAW, TEXT, Piece, add_accent, clean_url, convert_math_span, end_paragraph, format_citation,
                            format_code_span, join_pieces, replace_trailing_space, split_edge_space, strip_pieces,
                            trim_trailing_space)
-from .latex_syntax import (ACCENTS, CITE_MACROS, COMMAND_HANDLERS, EMPHASIS_MACROS, LIST_MARKERS, PLAIN_MACROS,
-                           SPACING_ACCENTS, SWITCHES, TEXT_CONTROL_SPACES, TEXT_ESCAPES, TEXT_SYMBOLS,
+from .latex_syntax import (ACCENTS, CITE_MACROS, COMMAND_HANDLERS, EMPHASIS_MACROS, LIST_MARKERS, MATH_MACRO_ARITY,
+                           PLAIN_MACROS, SPACING_ACCENTS, SWITCHES, TEXT_CONTROL_SPACES, TEXT_ESCAPES, TEXT_SYMBOLS,
                            is_known_text_macro, match_braces, skip_blanks)
 from .latex_typography import typeset_pieces
 
@@ -141,7 +141,7 @@ class _TextConverter:
             return after
         if name in ACCENTS:
             return self.parse_accent(name, after, end, depth, out)
-        if math_arity(name) is not None:
+        if name in MATH_MACRO_ARITY:
             return self.parse_math_macro(name, pos, after, end, out)
         return self.parse_unknown(name, after, end, depth, out)
 
@@ -389,7 +389,7 @@ class _TextConverter:
 
     def parse_math_macro(self, name, pos, after, end, out):
         stop = after
-        for _ in range(math_arity(name)):
+        for _ in range(MATH_MACRO_ARITY[name]):
             arg = self.read_arg(stop, end, allow_math=False)
             if arg is None:
                 break

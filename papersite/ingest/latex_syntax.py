@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import re
 
-from ..text.mathtext import math_arity
-
 EMPHASIS_MACROS = {"emph": "*", "textit": "*", "textsl": "*", "textbf": "**"}
 
 PLAIN_MACROS = frozenset(
@@ -60,6 +58,34 @@ COMMAND_HANDLERS = {
     "item": "parse_item", "nocite": "parse_nocite",
 }
 
+# Math macros by the number of arguments they take. Met outside math (`\\sqrt{x}` in a sentence), the
+# importer writes them, with those arguments, as the plain text of the formula (text/mathtext.py).
+MATH_MACRO_ARITY = {
+    **dict.fromkeys("""
+    Delta Gamma Im Lambda Leftarrow Leftrightarrow Omega Phi Pi Pr Psi Re Rightarrow Sigma Theta Upsilon
+    Vert Xi aleph alpha angle approx arccos arcsin arctan arg argmax argmin ast beta bigcap bigcup bmod
+    bot bullet cap cdot cdots checkmark chi circ colon coloneqq cong coprod cos cosh cot coth csc cup
+    dagger ddots deg degree delta det dim displaystyle div dots downarrow ell emptyset enspace epsilon
+    equiv eta exists exp forall gamma gcd ge geq geqslant gets gg gtrsim hbar hom iff iint implies in
+    inf infty int iota kappa ker lVert lambda land langle lbrace lceil ldots le leftarrow leftrightarrow
+    leq leqslant lesssim lfloor lg lim liminf limits limsup ll ln lnot log longrightarrow lor lvert
+    mapsto max medspace mid min mod models mp mu nabla ne nearrow neg negthinspace neq ni nolimits
+    nonumber notag notin nu odot oint omega oplus otimes parallel partial perp phi pi pm prec preceq
+    prime prod propto psi qquad quad rVert rangle rbrace rceil rfloor rho rightarrow rvert scriptstyle
+    searrow sec setminus sigma sim simeq sin sinh square star subset subseteq succ succeq sum sup supset
+    supseteq surd tan tanh tau textstyle theta thickspace thinspace times to top triangle triangleq
+    uparrow upsilon varepsilon varnothing varphi varpi varrho varsigma vartheta vdash vdots vee vert
+    wedge xi zeta
+    """.split(), 0),
+    **dict.fromkeys("""
+    Big Bigg Biggl Biggr Bigl Bigr acute bar big bigg biggl biggr bigl bigr bm boldsymbol boxed breve
+    check ddot dot emph grave hat hbox left mathbb mathbf mathbin mathcal mathfrak mathit mathnormal
+    mathop mathrel mathring mathrm mathscr mathsf mathtt mbox middle not operatorname overline pmb right
+    sqrt text textbf textit textnormal textrm textsf texttt tilde underline vec widehat widetilde
+    """.split(), 1),
+    **dict.fromkeys("binom cfrac dbinom dfrac frac overset stackrel tbinom textcolor tfrac underset".split(), 2),
+}
+
 LIST_MARKERS = {"itemize": "- ", "enumerate": "1. ", "description": "- "}
 
 _BRACE_TOKEN = re.compile(r"\\[\s\S]|[{}]")
@@ -68,7 +94,7 @@ _BRACE_TOKEN = re.compile(r"\\[\s\S]|[{}]")
 def is_known_text_macro(name: str) -> bool:
     return (name in SWITCHES or name in EMPHASIS_MACROS or name in PLAIN_MACROS
             or name in CITE_MACROS or name in COMMAND_HANDLERS or name in TEXT_SYMBOLS
-            or name in ACCENTS or math_arity(name) is not None)
+            or name in ACCENTS or name in MATH_MACRO_ARITY)
 
 
 def match_braces(text: str, math: dict[int, int]) -> tuple[dict[int, int], bool]:

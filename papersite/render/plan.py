@@ -319,10 +319,10 @@ def plan_maps(site: Site, topic_map: TopicMap | None) -> list[PageSpec]:
 
 
 def plan_reading_list() -> PageSpec:
-    # Personal, and empty without JavaScript: nothing for a search engine.
+    # The list is personal, but the page says what the reading list is, which a search engine may show:
+    # indexable, like every page a reader can reach (a noindex page costs it Lighthouse's SEO audit).
     return PageSpec(urls.READING_LIST, "reading-list", "reading-list.html", "Reading list",
-                    "The papers you saved, kept in this browser only.", (("Home", urls.HOME), ("Reading list", None)),
-                    indexable=False)
+                    "The papers you saved, kept in this browser only.", (("Home", urls.HOME), ("Reading list", None)))
 
 
 def plan_not_found(site: Site) -> PageSpec:

@@ -1,0 +1,129 @@
+"""A phone (390×844) in Chromium, over HTTP under a sub-path as GitHub Pages serves a project site:
+every kind of page shows its content first, with or without JavaScript; nothing moves as scripts run
+(layout shifts sum to at most 0.02); no page is wider than the screen; the console stays clean (the
+icon is the site's own, linked relatively, never the host root's /favicon.ico); and a page loads
+the search and reading-list scripts only when it uses them. The topics drawer is an enhancement of
+the list that follows the content.
+"""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from conftest import build_args, make_project, paper_text, served
+from papersite.cli import main
+from support.phone import PHONE, overflow, phone_page, phone_problems, settle
+
+# The longest topic name of content/tags.yml, so the search page's topic menu is at its widest.
+EXTRA = {"long-topic.md": paper_text(id="extra-0001", slug="long-topic", authors="[Ada Lovelace]",
+                                     title="'Weak labels for graph neural networks'",
+                                     tags="[label-efficient-learning, graph-learning]",
+                                     body="Graph neural networks trained from weak labels.")}
+PAGES = {
+    "home": "index.html",
+    "paper": "papers/fastsverl.html",
+    "tag": "tags/graph-learning.html",
+    "topics": "tags/index.html",
+    "search": "search.html?q=graph+neural",
+    "map": "map.html",
+    "reading list": "reading-list.html",
+    "author": "authors/ada-lovelace.html",
+    "authors": "authors/index.html",
+}
+
+
+@pytest.fixture(scope="module")
+def base(tmp_path_factory):
+    """The shipped papers plus EXTRA, served at http://127.0.0.1:<port>/sub/path/ with a plain 404 elsewhere."""
+    root = make_project(tmp_path_factory.mktemp("layout") / "proj", EXTRA, copy_papers=True)
+    assert main(build_args(root)) == 0
+    www = tmp_path_factory.mktemp("www")
+    shutil.copytree(root / "site", www / "sub" / "path")
+    with served(www) as base:
+        yield base + "sub/path/"
+
+
+@pytest.fixture
+def phone(browser):
+    """Makes phone-sized pages, with JavaScript or without it (`phone(js=False)`); see support/phone.py."""
+    contexts = []
+    yield lambda js=True: phone_page(browser, contexts, js)
+    for context in contexts:
+        context.close()
+
+
+@pytest.mark.parametrize("kind", PAGES)
+def test_a_phone_sees_the_content_first_and_nothing_moves(base, browser, kind):
+    """The content's top the same with and without JavaScript, the topics after it, shifts ≤ 0.02,
+    nothing wider than the screen, no console error (support/phone.py)."""
+    assert phone_problems(browser, base + PAGES[kind], results=kind == "search") == []
+
+
+@pytest.mark.parametrize("kind", PAGES)
+def test_the_icon_is_the_sites_own(base, phone, kind):
+    page = phone()
+    page.goto(base + PAGES[kind])
+    settle(page, results=kind == "search")
+    # Under the sub-path, linked relatively; nothing asks the host root for /favicon.ico (a 404 here).
+    icon = page.eval_on_selector('link[rel="icon"]', "link => link.href")
+    assert icon == base + "assets/favicon.svg", kind
+    assert page.request.get(icon).headers["content-type"] == "image/svg+xml"
+    assert not any(url.endswith("/favicon.ico") for url in page.requests), kind
+    assert page.errors == []
+
+
+def test_the_search_page_topic_menu_fits_the_phone(base, phone):
+    page = phone()
+    page.goto(base + "search.html")
+    options = page.eval_on_selector_all("#search-page-tag option", "els => els.map(e => e.textContent)")
+    assert "Label-efficient and weakly supervised learning" in options
+    box = page.locator("#search-page-tag").bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+
+
+def test_scripts_are_loaded_when_used(base, phone):
+    page = phone()
+    page.goto(base + "index.html")
+    page.wait_for_load_state("load")
+    scripts = lambda: [u.rpartition("/")[2] for u in page.requests if u.endswith(".js")]  # noqa: E731
+    assert "search.js" not in scripts() and "reading-list.js" not in scripts()
+    # The header box loads search.js on its first focus and answers what was typed meanwhile.
+    page.click("#search-input")
+    page.keyboard.type("graph")
+    page.locator("#search-popup li").first.wait_for()
+    assert scripts().count("search.js") == 1 and "search-index.js" in scripts()
+    # A paper page loads the reading list (its Save toggle), not the search.
+    page.goto(base + PAGES["paper"])
+    page.wait_for_load_state("load")
+    page.requests.clear()
+    page.reload()
+    page.locator("button.save-toggle:not([hidden])").wait_for()
+    assert "reading-list.js" in scripts() and "search.js" not in scripts()
+    # The "/" shortcut focuses the box, which loads the search there too.
+    page.keyboard.press("/")
+    page.keyboard.type("shapley")
+    page.locator("#search-popup li").first.wait_for()
+    assert page.errors == []
+
+
+def test_the_topics_drawer_opens_over_the_page_and_closes(base, phone):
+    page = phone()
+    page.goto(base + "index.html")
+    toggle = page.locator(".nav-toggle")
+    toggle.wait_for(state="visible")
+    sidebar = page.locator("#sidebar")
+    assert sidebar.bounding_box()["y"] > PHONE["height"]   # after the content, off the first screen
+    toggle.click()
+    assert toggle.get_attribute("aria-expanded") == "true"
+    box = sidebar.bounding_box()
+    assert 0 <= box["y"] < PHONE["height"] / 2 and box["x"] + box["width"] <= PHONE["width"]
+    assert page.locator("#sidebar a", has_text="All topics").is_visible()
+    page.keyboard.press("Escape")
+    assert toggle.get_attribute("aria-expanded") == "false"
+    assert sidebar.bounding_box()["y"] > PHONE["height"]
+    toggle.click()
+    page.mouse.click(380, 800)   # outside the drawer
+    assert toggle.get_attribute("aria-expanded") == "false"
+    assert page.errors == []
