@@ -26,7 +26,7 @@ from papersite.publish.feeds import BASE_URL_NOTE
 BASE = "https://example.org/papers/"
 ATOM = "{http://www.w3.org/2005/Atom}"
 SITEMAP = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
-README_COMMAND = "python3 -m venv .venv && .venv/bin/pip install -r requirements.txt && npm ci && .venv/bin/python build.py"
+README_COMMAND = "python3 -m venv .venv && .venv/bin/pip install -r requirements.txt && npm ci --omit=dev && .venv/bin/python build.py"
 
 HOSTILE_TITLE = r"'Fast & 100% sure: $x_1^{2}$ costs #1 {half ~ ^ \ back Über_all'"
 HOSTILE_BODY = (
