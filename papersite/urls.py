@@ -52,12 +52,17 @@ def proceedings_export(venue_slug: str, year: int, kind: str) -> str:
     return f"exports/{venue_slug}-{year}.{kind}"
 
 
+def paged(stem: str, page: int) -> str:
+    """A paginated listing's page: `stem.html`, then `stem/page-N.html`."""
+    return f"{stem}.html" if page == 1 else f"{stem}/page-{page}.html"
+
+
 def paper_path(slug: str) -> str:
     return f"papers/{slug}.html"
 
 
 def tag_path(slug: str, page: int = 1) -> str:
-    return f"tags/{slug}.html" if page == 1 else f"tags/{slug}/page-{page}.html"
+    return paged(f"tags/{slug}", page)
 
 
 def author_path(slug: str) -> str:
@@ -76,7 +81,7 @@ def paper_cite(slug: str) -> str:
 
 
 def author_letter_path(letter: str, page: int = 1) -> str:
-    return f"authors/letters/{letter}.html" if page == 1 else f"authors/letters/{letter}/page-{page}.html"
+    return paged(f"authors/letters/{letter}", page)
 
 
 def venue_path(slug: str) -> str:
@@ -85,12 +90,12 @@ def venue_path(slug: str) -> str:
 
 def proceedings_path(venue_slug: str, year: int, page: int = 1) -> str:
     """A venue's papers of one year, as a table of contents."""
-    return f"venues/{venue_slug}/{year}.html" if page == 1 else f"venues/{venue_slug}/{year}/page-{page}.html"
+    return paged(f"venues/{venue_slug}/{year}", page)
 
 
 def map_topic_path(key: str, page: int = 1) -> str:
     """A topic's own map (a MapGroup key), for collections too large for one linked map (enrich/topicmap.py)."""
-    return f"map/{key}.html" if page == 1 else f"map/{key}/page-{page}.html"
+    return paged(f"map/{key}", page)
 
 
 def home_path(page: int = 1) -> str:

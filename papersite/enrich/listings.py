@@ -4,12 +4,11 @@ of each venue and year, each author's page data, the tag chart."""
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from ..model import Paper, SiteConfig, Tag, Taxonomy
-from ..text.fold import ascii_fold
+from ..text.fold import ascii_words
 from .authors import AuthorPage, AuthorPaper, IndexLetter, author_pages
 from .people import Authorship, Credit, Redirect
 from .texts import PaperText
@@ -130,7 +129,7 @@ def venue_slugs(venues) -> dict[str, str]:
 
 def venue_slug(venue: str) -> str:
     """`NeurIPS` -> `neurips`, `ACL Findings` -> `acl-findings`: accents folded, anything else a hyphen."""
-    return "-".join(re.findall(r"[a-z0-9]+", ascii_fold(venue).lower())) or "venue"
+    return "-".join(ascii_words(venue)) or "venue"
 
 
 def author_paper(page: PaperPage, venue_slugs: dict[str, str]) -> AuthorPaper:

@@ -68,6 +68,23 @@ def unpack_bits(text: str) -> str:
     return "".join(format(DIGITS.index(c), "06b") for c in text)
 
 
+def read_rice_list(bits: str, pos: int, count: int, n_docs: int) -> tuple[list[int], int]:
+    """`count` Rice-coded document gaps from `pos` of an unpacked bit string: the ascending document
+    numbers, and the position after them."""
+    k, d, docs = rice_k(n_docs, count), -1, []
+    for _ in range(count):
+        q = 0
+        while bits[pos] == "1":
+            q += 1
+            pos += 1
+        pos += 1
+        r = int(bits[pos:pos + k], 2) if k else 0
+        pos += k
+        d += ((q << k) | r) + 1
+        docs.append(d)
+    return docs, pos
+
+
 
 def front_decode(text: str) -> list[str]:
     terms, previous = [], ""
@@ -100,18 +117,9 @@ def expand_index(encoded: dict) -> dict:
             count = counts[t]
             if not count:
                 continue
-            k = rice_k(n_docs, count)
-            d = -1
             posting = inverted[t][name]
-            for _ in range(count):
-                q = 0
-                while bits[pos] == "1":
-                    q += 1
-                    pos += 1
-                pos += 1
-                r = int(bits[pos:pos + k], 2) if k else 0
-                pos += k
-                d += ((q << k) | r) + 1
+            docs, pos = read_rice_list(bits, pos, count, n_docs)
+            for d in docs:
                 posting[refs[d]] = {}
                 doc_terms[d].append((t, tfs[posting_number] + 1))
                 posting_number += 1

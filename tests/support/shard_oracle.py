@@ -24,12 +24,11 @@ from lunr.token_set import TokenSet
 from lunr.vector import Vector
 
 from papersite.publish.lunr_index import SEARCH_PIPELINE, fold
-from papersite.publish.search_codec import DIGITS, rice_k
 from papersite.publish.search_shards import DIRECTORY, FORMAT, file_name, list_name
 
 from papersite import urls
 
-from .search_oracle import front_decode, read_js_global, read_varints
+from .search_oracle import front_decode, read_js_global, read_rice_list, read_varints, unpack_bits
 
 REGISTER_RE = re.compile(r"^\(window\.(\w+) = window\.\1 \|\| \{\}\)\[(\"[^\"]*\")\] = JSON\.parse\('(.*)'\);\n$", re.DOTALL)
 
@@ -44,20 +43,10 @@ def read_registered(text: str) -> tuple[str, object]:
 
 def decode_gaps(bits: str, counts: list[int], n_docs: int) -> list[list[int]]:
     """Rice-coded gaps of consecutive lists (one per count) into ascending document numbers."""
-    stream = "".join(format(DIGITS.index(c), "06b") for c in bits)
+    stream = unpack_bits(bits)
     pos, out = 0, []
     for count in counts:
-        k, d, docs = rice_k(n_docs, count) if count else 0, -1, []
-        for _ in range(count):
-            q = 0
-            while stream[pos] == "1":
-                q += 1
-                pos += 1
-            pos += 1
-            r = int(stream[pos:pos + k], 2) if k else 0
-            pos += k
-            d += ((q << k) | r) + 1
-            docs.append(d)
+        docs, pos = read_rice_list(stream, pos, count, n_docs) if count else ([], pos)
         out.append(docs)
     return out
 
