@@ -16,7 +16,7 @@ from ..digests import digest, fingerprint
 from ..errors import Report, SiteError
 from ..model import Paper, Taxonomy
 from ..text.bounds import bounds_problem
-from ..text.markdown import is_safe_url
+from ..text.chars import is_safe_url
 from .files import decode_text, read_regular
 from .links import LINK_KINDS, Links, link_problem
 from .taxonomy import load_taxonomy
