@@ -7,11 +7,12 @@ change must change the digest. tests/test_incremental.py checks the same end to 
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import fields, replace
 
 from papersite.digests import Fingerprints, fingerprint
 from papersite.enrich.listings import paper_page
 from papersite.enrich.people import Credit
+from papersite.enrich.related import RelatedLink, RelatedList, related_list
 from papersite.enrich.texts import PaperText
 from papersite.model import Paper
 
@@ -68,3 +69,17 @@ def test_without_its_inputs_versions_a_paper_page_is_digested_by_content():
     assert page.version == b""
     fingerprints = Fingerprints()
     assert fingerprints(page) == fingerprint(replace(page))
+
+
+def test_a_related_lists_version_changes_with_every_field_of_its_links():
+    links = (RelatedLink("a", "On <i>a</i>", ("x", "y")), RelatedLink("b", "On b", ()))
+    base = related_list(links)
+    assert base.version and base == RelatedList(links)
+    changed = {name: related_list((replace(links[0], **{name: value}), links[1]))
+               for name, value in {"slug": "c", "title_html": "On a", "shared_terms": ("x",)}.items()}
+    # A field added to RelatedLink must be added to related_list's digest (and here).
+    assert set(changed) == {f.name for f in fields(RelatedLink)}
+    versions = {base.version} | {lst.version for lst in changed.values()}
+    versions |= {related_list(links[:1]).version, related_list(()).version,
+                 related_list((replace(links[0], shared_terms=("x", "y", "")), links[1])).version}
+    assert len(versions) == 1 + len(changed) + 3
