@@ -54,6 +54,10 @@ class Fingerprints:
         names = dataclass_fields(kind)
         if not walked and names is None:
             return leaf(value)
+        if names is not None and "version" in names and value.version:
+            # The digest of the value's content (or of exactly what it was made from), taken by the
+            # stage that made it: no need to walk it again.
+            return digest(b"V" + class_name(kind) + b"\0" + value.version)
         hit = self.memo.get(id(value))
         if hit is not None and hit[0] is value:
             return hit[1]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True)
@@ -50,6 +50,9 @@ class Paper:
     body: str
     path: str          # the source file, for messages
     body_line: int     # line of the file where the body starts, for messages
+    # The digest of what the Paper was made from (path, taxonomy, bytes: inputs/papers.py paper_key),
+    # when loaded from content; the pages' keys use it instead of digesting the Paper (digests.py).
+    version: bytes = field(default=b"", compare=False, repr=False)
 
 
 @dataclass(frozen=True)

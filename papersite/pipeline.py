@@ -1,4 +1,10 @@
-"""The build, top to bottom: inputs -> enrich -> render -> publish -> output, each stage's previous state in and new state out."""
+"""The build's entry: its options and result, one build at a time into an output, and the build
+that finds nothing changed. A build with work to do runs the stages, top to bottom, in stages.py.
+
+A build that finds nothing changed reads only the inputs' bytes and the cache's record of them,
+and imports none of the stages: numpy, SciPy, Jinja and Markdown take about a second to import,
+longer than such a build itself.
+"""
 
 from __future__ import annotations
 
@@ -6,69 +12,16 @@ import gc
 import time
 from collections.abc import Callable
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
-from functools import partial
+from dataclasses import replace
 from pathlib import Path
 
-from threadpoolctl import threadpool_limits
-
-from . import urls
-from .enrich.bibtex import bibtex_keys
-from .enrich.listings import Site, list_site, paper_pages, with_authors
-from .enrich.people import identify_authors
-from .enrich.projection import project_2d
-from .enrich.related import relate_papers
-from .enrich.terms import page_texts, weigh_terms
-from .enrich.texts import render_texts
-from .enrich.topicmap import layout_map
-from .errors import Problem, Report, SiteError
+from .errors import Report, SiteError
 from .incremental.cache import BuildCache, WarmCache
-from .incremental.reuse import PreviousOutput, content_digest
-from .incremental.store import Store
-from .inputs.authors import load_people
 from .inputs.config import load_config
-from .inputs.papers import load_content
 from .model import SiteConfig
-from .output import Staging, build_lock, check_output_target, copy_plan, output_path, restore_interrupted_swap
-from .progress import Progress, StageClock
-from .publish.exports import export_files, paper_records
-from .publish.feeds import BASE_URL_NOTE, feed_files, sitemap_files
-from .publish.search import build_search_files
-from .render.jinja import Renderer, make_environment
-from .render.plan import plan_pages, site_chrome
-from .workers import Background, resolve_jobs
-
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
-
-
-@dataclass(frozen=True)
-class BuildOptions:
-    content: Path
-    config: Path
-    out: Path
-    base_url: str | None = None
-    strict: bool = False
-    templates: Path = PROJECT_ROOT / "templates"
-    static: Path = PROJECT_ROOT / "static"
-    lunr_js: Path = PROJECT_ROOT / "node_modules" / "lunr" / "lunr.js"
-    clean: bool = False             # ignore the build cache (a fresh one is still written)
-    jobs: int | None = None         # workers for per-page work; None: $PAPERSITE_JOBS, else one per core
-    cache_dir: Path | None = None   # default: .papersite-cache/ beside the output directory
-
-
-@dataclass(frozen=True)
-class BuildResult:
-    pages: int
-    files: int
-    warnings: tuple[Problem, ...]
-    seconds: float
-    # Facts about the build that are not defects in the input (no base_url): printed, never
-    # errors under --strict.
-    notes: tuple[Problem, ...] = ()
-    rendered: int = 0               # pages rendered by this build ...
-    reused: int = 0                 # ... and pages kept from the previous output
-    timings: tuple[tuple[str, float], ...] = ()   # seconds per stage (bench/build.py)
-    cache_note: str | None = None   # why the cache on disk was not used, when it was not
+from .options import PROJECT_ROOT, BuildOptions, BuildResult, check_strict
+from .output import build_lock, check_output_target, output_path, restore_interrupted_swap
+from .progress import Progress
 
 
 def build(options: BuildOptions, progress: Progress | None = None, warm: WarmCache | None = None,
@@ -79,9 +32,7 @@ def build(options: BuildOptions, progress: Progress | None = None, warm: WarmCac
     check_output_target(options.out, [options.config.parent, PROJECT_ROOT],
                         [options.content, options.templates, options.static, options.lunr_js.parent])
     options = replace(options, out=output_path(options.out))
-    # One BLAS thread: the build spreads its work over processes, and one thread also fixes the
-    # summation order, so the map's coordinates never depend on the core count.
-    with build_lock(options.out, on_wait), collector_paused(), threadpool_limits(limits=1, user_api="blas"):
+    with build_lock(options.out, on_wait), collector_paused():
         try:
             restore_interrupted_swap(options.out)
             return run_build(options, progress, warm)
@@ -90,67 +41,14 @@ def build(options: BuildOptions, progress: Progress | None = None, warm: WarmCac
 
 
 def run_build(options: BuildOptions, progress: Progress, warm: WarmCache | None) -> BuildResult:
-    """The whole build. A stage that keeps something for the next build is given what the last one
-    kept (`cache.previous(name)`) and hands back its new state (`new[name]`)."""
-    started, clock, report, new = time.perf_counter(), StageClock(), Report(), {}
+    """The previous output when no input changed; else the whole build (stages.py)."""
+    started, report = time.perf_counter(), Report()
     config = read_config(options, report)
     cache = BuildCache.for_output(options.out, options.cache_dir, input_paths(options), options.base_url, options.clean)
     if not report.errors and cache.unchanged():
         return unchanged_build(options, cache, warm, started)
-    cache.load(warm)
-    jobs = resolve_jobs(options.jobs)
-
-    progress.stage("reading content")
-    with clock("content"):
-        papers, taxonomy, new["papers"] = load_content(options.content, report, cache.file_digests, cache.previous("papers"), jobs)
-        people = load_people(options.content, papers, report)
-        authorship, new["authors"] = identify_authors(papers, people, report, cache.previous("authors"))
-    check_lunr_js(options, report)
-    report.raise_errors()
-    env = make_environment(options.templates, cache.templates_dir)
-    progress.stage(f"preparing {len(papers)} papers")
-    with clock("markdown and math"):
-        texts, new["texts"] = render_texts(papers, report, jobs, cache.previous("texts"), progress.tick)
-    site = list_site(config, taxonomy, paper_pages(papers, texts, authorship.credits))
-    site, new["author pages"] = with_authors(site, authorship, cache.previous("author pages"))
-    keys = bibtex_keys(papers)
-    with Staging(options.out) as staging:
-        # Search and the exports need the papers' texts, not their related papers or the pages: a
-        # worker makes them meanwhile (and writes them), with a cache of its own.
-        side = Background(partial(publish_side_files, site, keys, staging, cache.output, cache.worker_path, cache.code,
-                                  not options.clean), jobs)
-        try:
-            with clock("related papers"):
-                terms, new["terms"] = weigh_terms(page_texts(site.papers), cache.previous("terms"))
-                related, new["related"] = relate_papers(site.papers, terms, cache.previous("related"))
-            with clock("topic map"):
-                ids = [page.paper.id for page in site.papers]
-                coordinates, new["projection"] = project_2d(terms, ids, cache.previous("projection"))
-                topic_map = layout_map(site.papers, coordinates, taxonomy, terms)
-            plan = plan_pages(site, keys, related, topic_map)
-            progress.stage("rendering pages")
-            with clock("render"):
-                chrome = site_chrome(site)
-                new["pages"] = cache.render_pages(plan, Renderer(env, chrome).render, staging, options.templates, chrome,
-                                                  jobs, progress.tick)
-            progress.stage("building the search index and exports")
-            with clock("search and exports (waiting)"):
-                cache.add_written(side.result())
-        finally:
-            side.cancel()
-        check_strict(options, tuple(report.warnings))
-        notes = () if config.base_url else (Problem(str(options.config), None, BASE_URL_NOTE),)
-        progress.stage("writing")
-        with clock("write"):
-            static = static_files(options)
-            cache.write(staging, {**sitemap_files(config, plan), **static})
-            cache.commit(staging)
-    files = len(cache.digests) - len(static)
-    with clock("cache"):
-        cache.save(new, tuple(report.warnings), notes, len(plan), files, warm)
-    return BuildResult(len(plan), files, tuple(report.warnings), time.perf_counter() - started, notes,
-                       rendered=len(plan) - len(cache.kept), reused=len(cache.kept), timings=tuple(clock.seconds.items()),
-                       cache_note=cache.problem)
+    from .stages import run_stages   # only now: see the module's docstring
+    return run_stages(options, config, report, cache, progress, warm, started)
 
 
 def read_config(options: BuildOptions, report: Report) -> SiteConfig | None:
@@ -167,16 +65,6 @@ def input_paths(options: BuildOptions) -> list[Path]:
     return [options.content, options.config, options.templates, options.static, options.lunr_js]
 
 
-def check_lunr_js(options: BuildOptions, report: Report) -> None:
-    if not options.lunr_js.is_file():
-        report.error(options.lunr_js, None, "lunr.js is missing: run `npm ci` in the project first")
-
-
-def check_strict(options: BuildOptions, warnings: tuple[Problem, ...]) -> None:
-    if options.strict and warnings:
-        raise SiteError([Problem(w.path, w.line, f"{w.message} (an error under --strict)") for w in warnings])
-
-
 def unchanged_build(options: BuildOptions, cache: BuildCache, warm: WarmCache | None, started: float) -> BuildResult:
     """No input changed since the last build and its output is intact: that output is this build's.
     Nothing is read beyond the inputs' bytes, nothing is written; its warnings are repeated."""
@@ -185,34 +73,6 @@ def unchanged_build(options: BuildOptions, cache: BuildCache, warm: WarmCache | 
     cache.keep_warm(warm)
     seconds = time.perf_counter() - started
     return BuildResult(pages, files, warnings, seconds, notes, rendered=0, reused=pages, timings=(("unchanged check", seconds),))
-
-
-def publish_side_files(site: Site, keys: dict[str, str], staging: Staging, previous: PreviousOutput, path: Path,
-                       code: bytes, read: bool) -> dict[str, bytes]:
-    """The search files, the exports and the feeds, written into `staging` by the worker that makes
-    them, with a cache of its own that it reads and writes itself (the build process is spared
-    loading and saving it, and the files' bytes never travel back); their digests. A file the
-    previous output holds byte for byte is linked from it, not written: a large site's search is
-    tens of thousands of files, of which an edit changes a few dozen."""
-    store = Store.open(path, code, read=read)
-    entries, lines, records = paper_records(site, keys, store.previous("records"))
-    search, counted = build_search_files(site, entries, store.previous("search"))
-    store.save({"records": records, "search": counted}, {})
-    digests = {}
-    for name, data in {**search, **export_files(site, entries, lines), **feed_files(site)}.items():
-        digests[name] = content_digest(data)
-        kept = previous.on_disk(name)
-        if kept is not None and kept.digest == digests[name]:
-            staging.link(name, previous.prefix + name)   # (copied where links fail: the same bytes)
-        else:
-            staging.write(name, data)
-    return digests
-
-
-def static_files(options: BuildOptions) -> dict[str, bytes]:
-    """Our CSS and JavaScript, and lunr.js from node_modules."""
-    plan = copy_plan([(options.static, urls.ASSETS), (options.lunr_js, urls.LUNR_JS)])
-    return {rel: source.read_bytes() for rel, source in plan.items()}
 
 
 @contextmanager

@@ -25,6 +25,8 @@ READING_LIST = "reading-list.html"
 # The full topic map; the home page embeds it too while the collection is small (enrich/topicmap.py).
 MAP = "map.html"
 SITEMAP = "sitemap.xml"
+# The sitemap protocol allows 50,000 URLs a file: a larger site's sitemap.xml is an index of parts.
+SITEMAP_URLS_PER_FILE = 50_000
 FEED = "feed.xml"
 ROBOTS = "robots.txt"
 NOJEKYLL = ".nojekyll"
@@ -50,6 +52,11 @@ MARKER = ".papersite-build"
 def proceedings_export(venue_slug: str, year: int, kind: str) -> str:
     """One proceedings' exports (`kind`: "bib" or "json"), when a collection's exports are split."""
     return f"exports/{venue_slug}-{year}.{kind}"
+
+
+def sitemap_part(number: int) -> str:
+    """One part of a sitemap too large for one file (numbered from 1), listed by sitemap.xml."""
+    return f"sitemaps/sitemap-{number}.xml"
 
 
 def paged(stem: str, page: int) -> str:

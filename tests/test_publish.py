@@ -141,6 +141,30 @@ def test_sitemap_lists_every_indexable_page_once_with_absolute_urls(published):
     assert all(loc.startswith(BASE) for loc in locs)
 
 
+def test_a_sitemap_over_the_per_file_limit_is_an_index_of_parts_listing_every_page(tmp_path, monkeypatch):
+    """Search engines read at most 50,000 URLs a sitemap file; an anthology has more pages than that."""
+    root = make_project(tmp_path / "proj", EXTRA_PAPERS, copy_papers=True)
+    monkeypatch.setattr(urls, "SITEMAP_URLS_PER_FILE", 7)
+    assert main(build_args(root, "--base-url", BASE)) == 0
+    site = root / "site"
+    index = ET.parse(site / urls.SITEMAP).getroot()
+    assert index.tag == f"{SITEMAP}sitemapindex"
+    parts = [loc.text for loc in index.iter(f"{SITEMAP}loc")]
+    assert parts == [f"{BASE}{urls.sitemap_part(n)}" for n in range(1, len(parts) + 1)]
+    locs = []
+    for part in parts:
+        urlset = ET.parse(site / part.removeprefix(BASE)).getroot()
+        assert urlset.tag == f"{SITEMAP}urlset"
+        found = [loc.text for loc in urlset.iter(f"{SITEMAP}loc")]
+        assert 0 < len(found) <= 7
+        locs += found
+    pages = html_files(site)
+    assert sorted(locs) == sorted(urls.absolute_url(BASE, path) for path, text in pages.items()
+                                  if path != urls.NOT_FOUND and not is_noindex(text))
+    assert locs[0] == BASE
+    assert f"Sitemap: {BASE}sitemap.xml" in (site / urls.ROBOTS).read_text()
+
+
 def test_feed_is_atom_with_one_absolute_link_per_paper_and_dates_from_content(published):
     root = ET.parse(published / urls.FEED).getroot()
     assert root.tag == f"{ATOM}feed"

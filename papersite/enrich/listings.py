@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
+from ..digests import digest, leaf
 from ..model import Paper, SiteConfig, Tag, Taxonomy
 from ..text.fold import ascii_words
 from .authors import AuthorPage, AuthorPaper, IndexLetter, author_pages
@@ -32,6 +33,9 @@ class PaperPage:
     prev_slug: str | None
     next_slug: str | None
     credits: tuple[Credit, ...] = ()   # its authors, each with their page
+    # The digest of everything above, from its Paper's and texts' versions (paper_page): an edit
+    # leaves thousands of pages and listings whose keys need not digest their papers again.
+    version: bytes = field(default=b"", compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -138,8 +142,16 @@ def author_paper(page: PaperPage, venue_slugs: dict[str, str]) -> AuthorPaper:
 
 
 def paper_page(papers: Sequence[Paper], i: int, text: PaperText, credits: tuple[Credit, ...]) -> PaperPage:
+    """The page data of papers[i]. Made from nothing but the Paper, its texts, its credits and its
+    neighbours' slugs, which is what its version digests."""
+    paper = papers[i]
+    prev_slug = papers[i - 1].slug if i > 0 else None
+    next_slug = papers[i + 1].slug if i + 1 < len(papers) else None
+    version = b""
+    if paper.version and text.version:
+        version = digest(b"".join((paper.version, text.version, leaf((credits, prev_slug, next_slug)))))
     return PaperPage(
-        paper=papers[i],
+        paper=paper,
         title_html=text.title_html,
         title_text=text.title_text,
         title_latex=text.title_latex,
@@ -148,9 +160,10 @@ def paper_page(papers: Sequence[Paper], i: int, text: PaperText, credits: tuple[
         summary=text.summary,
         words=text.words,
         reading_minutes=max(1, math.ceil(text.words / WORDS_PER_MINUTE)),
-        prev_slug=papers[i - 1].slug if i > 0 else None,
-        next_slug=papers[i + 1].slug if i + 1 < len(papers) else None,
+        prev_slug=prev_slug,
+        next_slug=next_slug,
         credits=credits,
+        version=version,
     )
 
 

@@ -9,12 +9,13 @@ only the rows an edit touches (`rank_with_previous`), with the same result as ra
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Sequence
 
 import numpy as np
 import scipy.sparse as sp
 
+from ..digests import text_digest
 from . import candidates
 from .candidates import TermIndex, index_terms, reindex, score_all, score_rows
 from .terms import TermMatrix
@@ -48,6 +49,17 @@ class RelatedList:
     pages listing those papers do not show their neighbours."""
 
     links: tuple[RelatedLink, ...] = ()
+    # The digest of the links (related_list): a page's key takes it instead of pickling them.
+    version: bytes = field(default=b"", compare=False, repr=False)
+
+
+def related_list(links: tuple[RelatedLink, ...]) -> RelatedList:
+    """The list with its version: every field of every link, as length-prefixed texts, which is
+    several times cheaper than pickling them (tests/test_digests.py checks it misses no field)."""
+    parts = [str(len(links))]
+    for link in links:
+        parts += (link.slug, link.title_html, str(len(link.shared_terms)), *link.shared_terms)
+    return RelatedList(links, text_digest(*parts))
 
 
 @dataclass(frozen=True)
@@ -66,7 +78,7 @@ def relate_papers(pages: Sequence, terms: TermMatrix, previous: Ranking | None =
     slugs, titles = [page.paper.slug for page in pages], [page.title_html for page in pages]
     cols, labels = ranking.cols.tolist(), shared_labels(terms, ranking)
     bounds = np.searchsorted(ranking.rows, np.arange(len(pages) + 1)).tolist()
-    return tuple(RelatedList(tuple(RelatedLink(slugs[col], titles[col], shared) for col, shared in zip(cols[a:b], labels[a:b])))
+    return tuple(related_list(tuple(RelatedLink(slugs[col], titles[col], shared) for col, shared in zip(cols[a:b], labels[a:b])))
                  for a, b in zip(bounds[:-1], bounds[1:])), ranking
 
 

@@ -6,7 +6,7 @@ texts are given again for a paper whose title and abstract are unchanged (`TextM
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Callable
 
 from .. import workers
@@ -29,6 +29,8 @@ class PaperText:
     text: str              # the abstract as plain words, for search and descriptions
     summary: str           # about two lines of the abstract
     words: int
+    # The digest of the title and abstract they were made from (the memo's key), as Paper.version.
+    version: bytes = field(default=b"", compare=False, repr=False)
 
 
 # A paper's texts and its (title, body) warnings, by the digest of its title and abstract.
@@ -49,7 +51,11 @@ def render_texts(papers: list[Paper], report: Report, jobs: int = 1, previous: T
     memo: TextMemo = {}
     texts = []
     for i, (paper, key) in enumerate(zip(papers, keys)):
-        converted = fresh[i] if i in fresh else previous[key]
+        if i in fresh:
+            text, title_warnings, body_warnings = fresh[i]
+            converted = (replace(text, version=key), title_warnings, body_warnings)
+        else:
+            converted = previous[key]
         memo[key] = converted
         text, title_warnings, body_warnings = converted
         for message in title_warnings:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from ..errors import Report, SiteError
 from ..model import SiteConfig
-from ..text.markdown import is_safe_url
+from ..text.chars import is_safe_url
 from .files import read_text
 from .values import showable
 from .yamlsrc import parse_yaml, unknown_key_message

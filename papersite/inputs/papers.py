@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Mapping
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 
@@ -16,7 +17,7 @@ from ..digests import digest, fingerprint
 from ..errors import Report, SiteError
 from ..model import Paper, Taxonomy
 from ..text.bounds import bounds_problem
-from ..text.markdown import is_safe_url
+from ..text.chars import is_safe_url
 from .files import decode_text, read_regular
 from .links import LINK_KINDS, Links, link_problem
 from .taxonomy import load_taxonomy
@@ -68,9 +69,12 @@ def load_content(content_dir: Path, report: Report, digests: Mapping[str, bytes]
     for (i, path), (paper, problems, file_digest) in zip(todo, parsed):
         report.errors.extend(problems.errors)
         report.warnings.extend(problems.warnings)
+        key = paper_key(str(path), taxonomy_key, file_digest)
+        if paper is not None:
+            paper = replace(paper, version=key)
         found[i] = paper
         if paper is not None and not problems.errors and not problems.warnings:
-            memo[paper_key(str(path), taxonomy_key, file_digest)] = paper
+            memo[key] = paper
     papers = [paper for paper in found if paper is not None]
     check_unique(papers, report)
     return sort_papers(papers), taxonomy, memo

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
+from html import escape
 
 from .. import urls
 from ..enrich.listings import Site
@@ -24,8 +25,6 @@ SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
 # A feed is polled often: it carries the newest papers, not the whole archive
 # (papers.json and the sitemap carry everything).
 FEED_LIMIT = 100
-# The sitemap protocol allows 50,000 URLs per file.
-SITEMAP_LIMIT = 50_000
 BASE_URL_NOTE = ("base_url is not set, so sitemap.xml, feed.xml and canonical links are left out "
                  "(set base_url in the config or pass --base-url)")
 
@@ -39,11 +38,17 @@ def feed_files(site: Site) -> dict[str, str]:
 
 
 def sitemap_files(config: SiteConfig, plan: Sequence[PageSpec]) -> dict[str, str]:
-    """The sitemap of the plan's indexable pages, the home page first, when there is a base_url."""
+    """The sitemap of the plan's indexable pages, the home page first, when there is a base_url: one
+    file, or above SITEMAP_URLS_PER_FILE pages an index (sitemap.xml, which robots.txt names) of parts."""
     if not config.base_url:
         return {}
     indexable = sorted((spec.path for spec in plan if spec.indexable), key=lambda p: (p != urls.HOME, p))
-    return {urls.SITEMAP: sitemap_xml(config.base_url, indexable)}
+    base, size = config.base_url, urls.SITEMAP_URLS_PER_FILE
+    if len(indexable) <= size:
+        return {urls.SITEMAP: sitemap_xml(base, indexable)}
+    parts = {urls.sitemap_part(n + 1): sitemap_xml(base, indexable[start:start + size])
+             for n, start in enumerate(range(0, len(indexable), size))}
+    return {urls.SITEMAP: sitemap_index_xml(base, list(parts)), **parts}
 
 
 def robots_txt(base_url: str | None) -> str:
@@ -64,13 +69,21 @@ def serialise(root: ET.Element) -> str:
 
 
 def sitemap_xml(base_url: str, paths: list[str]) -> str:
-    if len(paths) > SITEMAP_LIMIT:
-        # A sitemap index would be needed; list the first SITEMAP_LIMIT (home and papers sort early).
-        paths = paths[:SITEMAP_LIMIT]
-    root = ET.Element("urlset", {"xmlns": SITEMAP_NS})
+    return xml_list("urlset", "url", base_url, paths)
+
+
+def sitemap_index_xml(base_url: str, parts: list[str]) -> str:
+    return xml_list("sitemapindex", "sitemap", base_url, parts)
+
+
+def xml_list(root: str, item: str, base_url: str, paths: list[str]) -> str:
+    """A sitemap's locations, as ElementTree would indent them, written as text: at 100,000 papers a
+    sitemap has hundreds of thousands of elements, which ElementTree takes seconds to build and write."""
+    lines = [f'<?xml version="1.0" encoding="utf-8"?>\n<{root} xmlns="{SITEMAP_NS}">']
     for path in paths:
-        ET.SubElement(ET.SubElement(root, "url"), "loc").text = xml_text(urls.absolute_url(base_url, path))
-    return serialise(root)
+        lines.append(f" <{item}>\n  <loc>{escape(xml_text(urls.absolute_url(base_url, path)), quote=False)}</loc>\n </{item}>")
+    lines.append(f"</{root}>\n")
+    return "\n".join(lines)
 
 
 def year_date(year: int) -> str:

@@ -9,7 +9,7 @@ import jinja2
 from .. import urls
 from ..errors import Problem, SiteError
 from ..inputs import links
-from ..text.markdown import is_safe_url
+from ..text.chars import is_safe_url
 from . import citation
 from .plan import Chrome, PageSpec
 

@@ -8,6 +8,7 @@ classes it takes.
 from __future__ import annotations
 
 import re
+from urllib.parse import urlsplit
 
 C0 = "\x00-\x08\x0b\x0c\x0e-\x1f"          # C0 controls but tab, newline and carriage return
 CR = "\r"
@@ -44,3 +45,19 @@ XML_INVALID_RE = re.compile(f"[{C0}{SURROGATES}{NONCHARACTERS}]")
 # backslashes, backticks and the invisible characters, which browsers repair unseen.
 URL_UNSAFE_RE = re.compile(
     f"[\\s\x00-\x1f{DEL}{C1}\"<>\\\\`\u200b{JOINERS}{MARKS}{LINE_SEPARATORS}\u202a-\u202e\u2060-\u2069\ufeff]")
+
+
+SAFE_SCHEMES = frozenset({"http", "https", "mailto"})
+
+
+def is_safe_url(url: str) -> bool:
+    """An http(s) or mailto URL that is also well formed: no spaces, controls, quotes, angle brackets or
+    backslashes, which browsers repair in ways a reader cannot see (and the HTML checker rejects)."""
+    url = url.strip()
+    if not url or URL_UNSAFE_RE.search(url):
+        return False
+    try:
+        scheme = urlsplit(url).scheme.lower()
+    except ValueError:
+        return False
+    return scheme in SAFE_SCHEMES

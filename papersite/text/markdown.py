@@ -11,7 +11,6 @@ import re
 import unicodedata
 import xml.etree.ElementTree as ET
 from html import escape, unescape as unescape_entities
-from urllib.parse import urlsplit
 
 import markdown
 from markdown.extensions import Extension
@@ -20,11 +19,10 @@ from markdown.preprocessors import Preprocessor
 from markdown.treeprocessors import Treeprocessor, UnescapeTreeprocessor
 from markdown.util import HTML_PLACEHOLDER_RE, AtomicString
 
-from .chars import CONTROLS_RE, URL_UNSAFE_RE
+from .chars import CONTROLS_RE, is_safe_url
 from .mathml import MathError, latex_to_mathml
 from .mathspans import find_math_spans
 
-SAFE_SCHEMES = frozenset({"http", "https", "mailto"})
 # Bare URL up to whitespace or a bracket; trailing punctuation is trimmed afterwards.
 BARE_URL_RE = r"(?<![\w/])https?://[^\s<>\[\]{}\"']+"
 TRAILING_PUNCT = ".,;:!?'\")"
@@ -48,19 +46,6 @@ def trim_url(url: str) -> str:
             break
         url = url[:-1]
     return url
-
-
-def is_safe_url(url: str) -> bool:
-    """An http(s) or mailto URL that is also well formed: no spaces, controls, quotes, angle brackets or
-    backslashes, which browsers repair in ways a reader cannot see (and the HTML checker rejects)."""
-    url = url.strip()
-    if not url or URL_UNSAFE_RE.search(url):
-        return False
-    try:
-        scheme = urlsplit(url).scheme.lower()
-    except ValueError:
-        return False
-    return scheme in SAFE_SCHEMES
 
 
 class BareUrlProcessor(InlineProcessor):

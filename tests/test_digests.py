@@ -1,0 +1,85 @@
+"""Fingerprints (papersite/digests.py) and the versions stages give their data in their place.
+
+A page is kept from the previous build when its key is unchanged, so a fingerprint or a version
+that stayed the same while the data changed would leave a stale page: each way the data can
+change must change the digest. tests/test_incremental.py checks the same end to end.
+"""
+
+from __future__ import annotations
+
+from dataclasses import fields, replace
+
+from papersite.digests import Fingerprints, fingerprint
+from papersite.enrich.listings import paper_page
+from papersite.enrich.people import Credit
+from papersite.enrich.related import RelatedLink, RelatedList, related_list
+from papersite.enrich.texts import PaperText
+from papersite.model import Paper
+
+
+def make_paper(slug: str, version: bytes = b"") -> Paper:
+    return Paper(id=slug, slug=slug, title=f"On {slug}", title_source="given", venue="ICML", year=2024, tags=("theory",),
+                 code=(), authors=("Ada Lovelace",), aliases=(), links=(), body="An abstract.",
+                 path=f"content/papers/{slug}.md", body_line=12, version=version)
+
+
+def make_text(version: bytes = b"") -> PaperText:
+    return PaperText("On it", "On it", "On it", "<p>An abstract.</p>", "An abstract.", "An abstract.", 2, version=version)
+
+
+PAPERS = [make_paper("a", b"pa"), make_paper("b", b"pb"), make_paper("c", b"pc")]
+CREDITS = (Credit("Ada Lovelace", "ada-lovelace"),)
+
+
+def test_equal_values_give_equal_fingerprints_however_they_share_objects():
+    shared = ("x", "y")
+    assert fingerprint([shared, shared]) == fingerprint([("x", "y"), ("x", "y")])
+    assert fingerprint({"a": 1, "b": (1, 2)}) == fingerprint({"b": (1, 2), "a": 1})
+    assert fingerprint(("a", None)) != fingerprint(("a", ""))
+
+
+def test_a_value_with_a_version_is_digested_by_it():
+    page = paper_page(PAPERS, 1, make_text(b"t"), CREDITS)
+    assert page.version
+    # Same version, same fingerprint, without the content being read again ...
+    assert fingerprint(page) == fingerprint(replace(page, abstract_html="<p>Not read.</p>"))
+    # ... and a value without one is digested by its content.
+    bare = replace(page, version=b"")
+    assert fingerprint(bare) != fingerprint(replace(bare, abstract_html="<p>Changed.</p>"))
+
+
+def test_a_paper_pages_version_changes_with_everything_it_is_made_from():
+    text = make_text(b"t")
+    base = paper_page(PAPERS, 1, text, CREDITS).version
+    variants = [
+        paper_page([PAPERS[0], make_paper("b", b"pb2"), PAPERS[2]], 1, text, CREDITS),      # the paper's file
+        paper_page(PAPERS, 1, make_text(b"t2"), CREDITS),                                  # its title or abstract
+        paper_page(PAPERS, 1, text, (Credit("Ada Lovelace", "ada-lovelace-2"),)),          # its authors' pages
+        paper_page(PAPERS, 1, text, (Credit("Ada Lovelace", None),)),
+        paper_page([make_paper("z", b"pz"), PAPERS[1], PAPERS[2]], 1, text, CREDITS),       # its neighbours
+        paper_page([PAPERS[0], PAPERS[1]], 1, text, CREDITS),
+    ]
+    versions = [page.version for page in variants]
+    assert base not in versions
+    assert len(set(versions)) == len(versions)
+
+
+def test_without_its_inputs_versions_a_paper_page_is_digested_by_content():
+    page = paper_page([make_paper("a"), make_paper("b")], 1, make_text(b"t"), CREDITS)
+    assert page.version == b""
+    fingerprints = Fingerprints()
+    assert fingerprints(page) == fingerprint(replace(page))
+
+
+def test_a_related_lists_version_changes_with_every_field_of_its_links():
+    links = (RelatedLink("a", "On <i>a</i>", ("x", "y")), RelatedLink("b", "On b", ()))
+    base = related_list(links)
+    assert base.version and base == RelatedList(links)
+    changed = {name: related_list((replace(links[0], **{name: value}), links[1]))
+               for name, value in {"slug": "c", "title_html": "On a", "shared_terms": ("x",)}.items()}
+    # A field added to RelatedLink must be added to related_list's digest (and here).
+    assert set(changed) == {f.name for f in fields(RelatedLink)}
+    versions = {base.version} | {lst.version for lst in changed.values()}
+    versions |= {related_list(links[:1]).version, related_list(()).version,
+                 related_list((replace(links[0], shared_terms=("x", "y", "")), links[1])).version}
+    assert len(versions) == 1 + len(changed) + 3
