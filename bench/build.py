@@ -184,6 +184,10 @@ def output_kind(rel: str) -> str:
     top = rel.split("/")[0]
     if top == "papers":
         return "paper pages"
+    if top == "authors":
+        return "author pages"   # with their BibTeX files and the author index
+    if top == "venues":
+        return "venue pages"
     if top in ("browse", "tags") or rel == "index.html":
         return "listings"
     if top == "map" or rel == "map.html":

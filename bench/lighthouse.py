@@ -22,6 +22,7 @@ of any page under 95, so a drop says where it came from.
 from __future__ import annotations
 
 import argparse
+import collections
 import functools
 import gzip
 import http.server
@@ -80,10 +81,13 @@ def make_site(work: Path, size: int, base_url: str) -> Path:
 
 
 def pages_of(site: Path) -> dict[str, str]:
-    """Page kind -> path (with query) relative to the site: the first paper, the first topic with papers."""
+    """Page kind -> path (with query) relative to the site: the first paper, the first topic with papers,
+    the first author of one paper (three authors in four; the shipped papers name none)."""
     papers = json.loads((site / "papers.json").read_text(encoding="utf-8"))
     first_paper = papers["papers"][0]["path"]
     first_tag = next(t["slug"] for t in papers["tags"] if t["papers"])
+    counts = collections.Counter(slug for p in papers["papers"] for slug in p["author_slugs"] if slug)
+    once = next((slug for slug, n in counts.items() if n == 1), None)
     return {
         "home": "index.html",
         "paper": first_paper,
@@ -92,6 +96,7 @@ def pages_of(site: Path) -> dict[str, str]:
         "search (?q=)": "search.html?q=" + QUERY.replace(" ", "+"),
         "map": "map.html",
         "reading list": "reading-list.html",
+        **({"author": f"authors/{once}.html"} if once else {}),
     }
 
 
@@ -138,12 +143,12 @@ def table(results: dict) -> str:
     columns = [(size, ff) for size in results for ff in FORM_FACTORS]
     head = "| page | " + " | ".join(f"{int(size):,} papers, {ff}" for size, ff in columns) + " |"
     lines = [head, "|---|" + "---|" * len(columns)]
-    kinds = next(iter(results.values()))
+    kinds = dict.fromkeys(kind for by_kind in results.values() for kind in by_kind)
     for kind in kinds:
         cells = []
         for size, ff in columns:
-            s = results[size][kind][ff]["scores"]
-            cells.append(" / ".join(str(s[c]) for c in CATEGORIES))
+            s = results[size][kind][ff]["scores"] if kind in results[size] else None
+            cells.append(" / ".join(str(s[c]) for c in CATEGORIES) if s else "–")
         lines.append(f"| {kind} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 

@@ -1,8 +1,8 @@
 // Reading list: papers the reader saves, kept in this browser only (localStorage, one key per site).
 //
 // - Paper pages carry a hidden <button class="save-toggle" data-slug=... data-url=...>; this script
-//   shows it and makes it an aria-pressed toggle. Without JavaScript it never appears. The summary
-//   saved with it is the page's <meta name="description">, so the page need not carry it again.
+//   shows it and makes it an aria-pressed toggle with a title. Without JavaScript it never appears.
+//   The summary saved with it is the page's <meta name="description">, so the page need not carry it again.
 // - Other scripts (search results) get toggles from the API below; every toggle of a paper on the
 //   page, and in other tabs (storage event), stays in sync.
 // - reading-list.html (#reading-list) lists the saved papers from the saved entries themselves (no
@@ -133,6 +133,7 @@
   }
 
   function wire(button, entry) {
+    button.title = "Save to your reading list";
     button.setAttribute("aria-pressed", has(entry.slug) ? "true" : "false");
     button.addEventListener("click", function (event) {
       event.preventDefault();
@@ -151,7 +152,6 @@
     button.textContent = "Save";
     // The visible word starts the name (WCAG 2.5.3); the title tells the toggles of a list apart.
     button.setAttribute("aria-label", "Save: " + title);
-    button.title = "Save to your reading list";
     var entry = {
       slug: slug, title: title, url: url, summary: details.summary, authors: details.authors, authorUrls: details.authorUrls,
       venue: details.venue, year: details.year, permalink: details.permalink

@@ -1,5 +1,7 @@
-// Page behaviour that needs no data: theme toggle, topic drawer, keyboard shortcuts (? lists them).
-// Everything here is progressive: without JavaScript the buttons stay hidden and links still work.
+// Page behaviour that needs no data: theme toggle, topic drawer, keyboard shortcuts (? lists them), the
+// header's search box. Everything here is progressive: without JavaScript there is no theme button, the
+// topics button stays hidden, the box is a plain form that opens search.html, and links still work.
+// What only this script uses is made here rather than carried by every page.
 (function () {
   "use strict";
   var root = document.documentElement;
@@ -112,11 +114,24 @@
     if (dialog.open) dialog.close(); else dialog.openFrom(document.activeElement);
   }
 
+  function element(tag, className, text) {
+    var node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text) node.textContent = text;
+    return node;
+  }
+
+  // Into the room style.css keeps for it in the header from the first paint (class "js"): nothing moves.
   function setUpTheme() {
-    var button = document.querySelector(".theme-toggle");
-    if (!button) return;
-    button.hidden = false;
+    var header = document.querySelector(".site-header");
+    if (!header) return;
+    var button = element("button", "icon-button theme-toggle");
+    button.type = "button";
+    button.setAttribute("aria-label", "Switch between light and dark theme");
+    button.title = "Theme (t)";
+    button.appendChild(element("span", "icon icon-theme"));
     button.addEventListener("click", toggleTheme);
+    header.appendChild(button);
   }
 
   function setUpDrawer() {
@@ -163,15 +178,33 @@
   }
 
   function setUpHint() {
-    var hint = document.querySelector(".shortcuts-hint");
-    if (hint) hint.hidden = false;
+    var footer = document.querySelector(".site-footer");
+    if (!footer) return;
+    var hint = element("p", "shortcuts-hint", "Press ");
+    hint.appendChild(element("kbd", "", "?"));
+    hint.appendChild(document.createTextNode(" for keyboard shortcuts."));
+    footer.appendChild(hint);
   }
 
-  // The header box's behaviour (search.js) arrives when the box is first used, not with every page view;
-  // search.js picks up a box that already has the focus and what was typed. search.html loads it itself.
-  function setUpSearchLoader() {
+  // The header box becomes a combobox whose popup search.js fills; the "/" hint sits over the box (no shift).
+  // search.js arrives when the box is first used, not with every page view, and picks up a box that already
+  // has the focus and what was typed. search.html loads it itself.
+  function setUpSearchBox() {
     var input = document.getElementById("search-input");
-    if (!input || document.querySelector('script[src$="assets/search.js"]')) return;
+    if (!input) return;
+    var attributes = {
+      role: "combobox", "aria-controls": "search-popup", "aria-autocomplete": "list", "aria-expanded": "false",
+      autocomplete: "off", spellcheck: "false", inputmode: "search"
+    };
+    Object.keys(attributes).forEach(function (name) { input.setAttribute(name, attributes[name]); });
+    var hint = element("kbd", "search-hint", "/");
+    hint.setAttribute("aria-hidden", "true");
+    var popup = element("div", "search-popup");
+    popup.id = "search-popup";
+    popup.hidden = true;
+    input.parentNode.appendChild(hint);
+    input.parentNode.appendChild(popup);
+    if (document.querySelector('script[src$="assets/search.js"]')) return;
     var requested = false;
     function load() {
       if (requested) return;
@@ -187,7 +220,7 @@
   }
 
   setUpTheme();
-  setUpSearchLoader();
+  setUpSearchBox();
   setUpDrawer();
   setUpKeys();
   setUpHint();

@@ -102,6 +102,10 @@ def test_author_pages_list_papers_by_year_with_coauthors_venues_and_topics(proj,
     assert '<small><a href="../venues/neurips.html">NeurIPS</a> · <a href="../tags/reinforcement-learning.html">' in babbage
     assert "<h2>Venues</h2>" not in babbage and "<h2>Venues</h2>" in ada
     assert "application/ld+json" not in babbage
+    assert '<h2>Co-authors</h2>\n<p class="tally"><a href="ada-lovelace.html">Ada Lovelace</a></p>' in babbage
+    # What only scripts use is theirs to make (static/site.js), not every author page's to carry.
+    assert '<input id="search-input" name="q" placeholder="Search papers" aria-label="Search papers">' in babbage
+    assert not re.search(r'combobox|search-popup|theme-toggle|shortcuts-hint|reading\.css', babbage)
     # "Babbage, Charles" is shown given name first, and links from the paper page.
     assert author_links(read(proj, "papers/paper-1.html"), "../authors/") == ["ada-lovelace", "charles-babbage"]
     garcia = next(p for p in (proj / "site" / "authors").glob("jose-garcia-*.html"))
@@ -181,8 +185,10 @@ def test_author_and_venue_pages_are_in_the_sitemap(proj, cli):
     for rel in ("authors/index.html", "authors/ada-lovelace.html", "authors/letters/l.html", "venues/index.html",
                 "venues/icml.html", "venues/icml/2025.html"):
         assert f"<loc>https://example.org/p/{rel}</loc>" in sitemap, rel
-    # Link previews on every page; the feed link, not on author pages (there are more of them than papers).
-    assert 'property="og:url"' in read(proj, "authors/ada-lovelace.html") and "atom+xml" not in read(proj, "authors/ada-lovelace.html")
+    # Neither link previews nor the feed link on author pages (there are more of them than papers).
+    ada = read(proj, "authors/ada-lovelace.html")
+    assert 'rel="canonical"' in ada and "og:" not in ada and "twitter:" not in ada and "atom+xml" not in ada
+    assert 'property="og:url"' in read(proj, "papers/paper-1.html")
     assert "atom+xml" in read(proj, "papers/paper-1.html")
     jsonld = json.loads(re.search(r'<script type="application/ld\+json">(.*?)</script>', read(proj, "papers/paper-1.html")).group(1))
     assert jsonld["author"][0] == {"@type": "Person", "name": "Ada Lovelace", "url": "https://example.org/p/authors/ada-lovelace.html"}
