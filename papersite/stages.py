@@ -13,7 +13,7 @@ from . import urls
 from .enrich.bibtex import bibtex_keys
 from .enrich.listings import Site, list_site, paper_pages, with_authors
 from .enrich.people import identify_authors
-from .enrich.projection import project_2d
+from .enrich.projection import fresh_layout, project_2d, tsne_ahead
 from .enrich.related import relate_papers
 from .enrich.terms import page_texts, weigh_terms
 from .enrich.texts import render_texts
@@ -67,6 +67,7 @@ def run_all(options: BuildOptions, config: SiteConfig | None, report: Report, ca
     site, new["author pages"] = with_authors(site, authorship, cache.previous("author pages"))
     keys = bibtex_keys(papers)
     with Staging(options.out) as staging:
+        layout = None
         # Search and the exports need the papers' texts, not their related papers or the pages: a
         # worker makes them meanwhile (and writes them), with a cache of its own.
         side = Background(partial(publish_side_files, site, keys, staging, cache.output, cache.worker_path, cache.code,
@@ -74,10 +75,15 @@ def run_all(options: BuildOptions, config: SiteConfig | None, report: Report, ca
         try:
             with clock("related papers"):
                 terms, new["terms"] = weigh_terms(page_texts(site.papers), cache.previous("terms"))
+                # A first build lays the map out afresh (t-SNE: seconds at a conference's size): on
+                # another core while this one ranks related papers. A later build keeps the points.
+                if tsne_ahead(cache.previous("projection"), len(site.papers)):
+                    layout = Background(partial(fresh_layout, terms.vectors), jobs)
                 related, new["related"] = relate_papers(site.papers, terms, cache.previous("related"))
             with clock("topic map"):
                 ids = [page.paper.id for page in site.papers]
-                coordinates, new["projection"] = project_2d(terms, ids, cache.previous("projection"))
+                coordinates, new["projection"] = project_2d(terms, ids, cache.previous("projection"),
+                                                            layout.result if layout is not None else None)
                 topic_map = layout_map(site.papers, coordinates, taxonomy, terms)
             plan = plan_pages(site, keys, related, topic_map)
             progress.stage("rendering pages")
@@ -90,6 +96,8 @@ def run_all(options: BuildOptions, config: SiteConfig | None, report: Report, ca
                 cache.add_written(side.result())
         finally:
             side.cancel()
+            if layout is not None:
+                layout.cancel()
         check_strict(options, tuple(report.warnings))
         notes = () if config.base_url else (Problem(str(options.config), None, BASE_URL_NOTE),)
         progress.stage("writing")

@@ -381,7 +381,9 @@ def test_parallel_and_serial_builds_are_byte_identical(proj, tmp_path, monkeypat
     serial = build(options(proj, tmp_path / "serial" / "site", jobs=1, clean=True, cache_dir=tmp_path / "c1"))
     assert forked == []
     para = build(options(proj, tmp_path / "parallel" / "site", jobs=2, clean=True, cache_dir=tmp_path / "c2"))
-    assert len(forked) == 7   # pages parsed, Markdown and templates on two workers each, search and exports on one
+    # Pages parsed, Markdown and templates on two workers each; search and exports on one, the map's
+    # fresh layout on one.
+    assert len(forked) == 8
     assert serial.warnings == para.warnings
     assert tree(tmp_path / "serial" / "site") == tree(tmp_path / "parallel" / "site")
     # And an incremental parallel build after an edit agrees with a serial clean one.

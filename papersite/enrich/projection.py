@@ -20,7 +20,7 @@ Deterministic: the same texts and the same previous state give the same points.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 import scipy.sparse as sp
@@ -59,10 +59,11 @@ class Layout:
     moved: int = 0      # ... and papers placed or removed since
 
 
-def project_2d(terms: TermMatrix, ids: Sequence[str],
-               previous: Projection | None = None) -> tuple[list[tuple[float, float]], Projection]:
+def project_2d(terms: TermMatrix, ids: Sequence[str], previous: Projection | None = None,
+               fresh: Callable[[], np.ndarray] | None = None) -> tuple[list[tuple[float, float]], Projection]:
     """A point in [0, 1]² per row of `terms` (the paper `ids[row]`): the `previous` build's points
-    where they still hold, new papers placed among their neighbours, or a fresh layout."""
+    where they still hold, new papers placed among their neighbours, or a fresh layout (`fresh()`
+    when given: `fresh_layout(terms.vectors)`, perhaps made meanwhile by another process)."""
     ids = list(ids)
     # Ids hold no control characters (the content loader drops them), so NUL separates them.
     texts = digest("\0".join(ids).encode("utf-8", "surrogatepass") + b"".join(terms.digests))
@@ -71,7 +72,8 @@ def project_2d(terms: TermMatrix, ids: Sequence[str],
         return [previous[paper][1:] for paper in ids], previous
     kept = kept_layout(terms, ids, previous, last) if last is not None else None
     if kept is None:
-        points, layout = [(x, y) for x, y in fresh_layout(terms.vectors).tolist()], Layout(texts, len(ids))
+        laid = fresh() if fresh is not None else fresh_layout(terms.vectors)
+        points, layout = [(x, y) for x, y in laid.tolist()], Layout(texts, len(ids))
     else:
         points, moved = kept
         layout = Layout(texts, last.laid_out, last.moved + moved)
@@ -83,6 +85,12 @@ def project_2d(terms: TermMatrix, ids: Sequence[str],
         state[paper] = entry if entry is not None and entry == (text, x, y) else (text, x, y)
     state[LAYOUT] = layout
     return points, state
+
+
+def tsne_ahead(previous: Projection | None, count: int) -> bool:
+    """Whether a build of `count` papers will surely lay its map out afresh with t-SNE: the previous
+    build left no layout to keep points from (a first build, --clean, a lost cache)."""
+    return count >= TSNE_MIN and not (previous and LAYOUT in previous)
 
 
 def fresh_layout(vectors: sp.csr_array) -> np.ndarray:
