@@ -1,5 +1,5 @@
-"""The build's entry: its options and result, one build at a time into an output, and the build
-that finds nothing changed. A build with work to do runs the stages, top to bottom, in stages.py.
+"""The build's entry: one build at a time into an output, and the build that finds nothing
+changed. A build with work to do runs the stages, top to bottom, in stages.py.
 
 A build that finds nothing changed reads only the inputs' bytes and the cache's record of them,
 and imports none of the stages: numpy, SciPy, Jinja and Markdown take about a second to import,
