@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import gzip
+import io
 import os
 import shutil
 import sys
@@ -69,6 +71,28 @@ def shipped(tmp_path) -> Path:
 
 def build_args(root: Path, *extra: str) -> list[str]:
     return ["build", "--content", str(root / "content"), "--config", str(root / "site.yml"), "--out", str(root / "site"), *extra]
+
+
+REAL_CORPUS = REPO / "bench" / "data" / "ml-abstracts.jsonl.gz"
+REAL_BASE_URL = "https://example.org/papers/"
+
+
+def real_corpus_args(root: Path) -> list[str]:
+    """How the real corpus's project is built: with a base URL, as a site published on GitHub Pages."""
+    return build_args(root, "--base-url", REAL_BASE_URL)
+
+
+@pytest.fixture(scope="session")
+def real_corpus(tmp_path_factory) -> Path:
+    """The real corpus (all 5,876 papers) imported into a project and built once for the whole session
+    (about a minute and a half on two cores). A test that changes it puts it back as it found it."""
+    root = make_project(tmp_path_factory.mktemp("real-corpus") / "proj")
+    source = root / "corpus.jsonl"
+    source.write_bytes(gzip.decompress(REAL_CORPUS.read_bytes()))
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        assert main(["import", str(source), "--content", str(root / "content")]) == 0
+        assert main(real_corpus_args(root)) == 0
+    return root
 
 
 def paper_text(**fields) -> str:

@@ -1,37 +1,27 @@
 """Author and venue pages on the real corpus: all 5,876 papers of bench/data/ml-abstracts.jsonl.gz
-imported and built once. The oracles read the imported front matter, not the build's own data."""
+imported and built once for the session (conftest.real_corpus). The oracles read the imported front
+matter, not the build's own data."""
 
 from __future__ import annotations
 
-import gzip
 import re
-import shutil
 import unicodedata
 from collections import Counter, defaultdict
 from pathlib import Path
 
 import pytest
-
-from conftest import build_args, make_project
+from conftest import real_corpus_args
 from support.imported import read_page
 
-CORPUS = Path(__file__).resolve().parent.parent / "bench" / "data" / "ml-abstracts.jsonl.gz"
 PAPER_LINK_RE = re.compile(r'href="\.\./(?:\.\./)*papers/([^"#/]+)\.html"')
 
 pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")
-def real(tmp_path_factory):
+def real(real_corpus):
     """The imported project, built, and each paper's front matter by slug."""
-    from papersite.cli import main
-
-    root = make_project(tmp_path_factory.mktemp("real") / "proj")
-    source = root / "corpus.jsonl"
-    with gzip.open(CORPUS, "rb") as data, open(source, "wb") as out:
-        shutil.copyfileobj(data, out)
-    assert main(["import", str(source), "--content", str(root / "content")]) == 0
-    assert main(build_args(root)) == 0
+    root = real_corpus
     fronts = {}
     for path in (root / "content" / "papers").glob("*.md"):
         front, _ = read_page(path)
@@ -113,7 +103,7 @@ def test_merging_two_variants_in_authors_yml_moves_their_papers_onto_one_page_an
     (root / "content" / "authors.yml").write_text(
         "authors:\n  - name: Jason D. Lee\n    variants: [Jason Lee]\n", encoding="utf-8")
     try:
-        assert cli(*build_args(root)).code == 0
+        assert cli(*real_corpus_args(root)).code == 0
         merged = site / "authors" / "jason-d-lee.html"
         assert papers_on(merged) == lee | d_lee
         assert f"{len(lee | d_lee)} papers" in merged.read_text(encoding="utf-8")
@@ -122,4 +112,6 @@ def test_merging_two_variants_in_authors_yml_moves_their_papers_onto_one_page_an
         for slug in lee:
             assert ("jason-d-lee", "Jason Lee") in byline((site / "papers" / f"{slug}.html").read_text(encoding="utf-8"))
     finally:
+        # The site is shared with the session's other tests: built again as they expect it.
         (root / "content" / "authors.yml").unlink()
+        assert cli(*real_corpus_args(root)).code == 0

@@ -4,16 +4,13 @@ it, and papers.bib read without an error by bibtexparser, pybtex, BibTeX with pl
 every title's capitals kept through a style's lower-casing and every topic one keyword; and every kind
 of page as a phone shows it (tests/support/phone.py), since the widest names and longest lists are here.
 
-The corpus is imported and built once (about a minute and a half on two cores). BibTeX and biber are
+The corpus is imported and built once for the session (conftest.real_corpus). BibTeX and biber are
 Debian's (`.ci/run` installs them); without them those two checks are skipped, except under CI=true.
 """
 
 from __future__ import annotations
 
-import contextlib
-import gzip
 import html
-import io
 import json
 import os
 import re
@@ -23,15 +20,12 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-
-from conftest import REPO, build_args, make_project, served
-from papersite.cli import main
+from conftest import REAL_BASE_URL, served
 from support.phone import phone_problems
 
 pytestmark = pytest.mark.slow
 
-CORPUS = REPO / "bench" / "data" / "ml-abstracts.jsonl.gz"
-BASE = "https://example.org/papers/"
+BASE = REAL_BASE_URL
 ATOM = "{http://www.w3.org/2005/Atom}"
 # Macros that mark up a formula; none may be left as a word in a plain title (`\bf{\Phi}` was "bfΦ").
 MARKUP_MACROS = frozenset("""bf rm it cal sf tt text textrm textbf textit texttt textsf emph mathrm mathbf mathit mathsf
@@ -40,14 +34,8 @@ MARKUP_MACROS = frozenset("""bf rm it cal sf tt text textrm textbf textit texttt
 
 
 @pytest.fixture(scope="module")
-def corpus(tmp_path_factory) -> Path:
-    root = make_project(tmp_path_factory.mktemp("corpus") / "proj")
-    source = root / "corpus.jsonl"
-    source.write_bytes(gzip.decompress(CORPUS.read_bytes()))
-    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-        assert main(["import", str(source), "--content", str(root / "content")]) == 0
-        assert main(build_args(root, "--base-url", BASE)) == 0
-    return root / "site"
+def corpus(real_corpus) -> Path:
+    return real_corpus / "site"
 
 
 @pytest.fixture(scope="module")

@@ -46,7 +46,7 @@ class AuthorPage:
     orcid: str | None = None
     note: str | None = None
     # The digest of all of the above, taken when the page's data is made: its page's key uses it
-    # (render/plan.py PageSpec.version), so the ~16,000 pages an edit leaves alone are not digested again.
+    # (digests.Fingerprints), so the ~16,000 pages an edit leaves alone are not digested again.
     version: bytes = b""
 
 

@@ -54,8 +54,8 @@ def page_keys(plan: Sequence, shared: bytes) -> list[bytes | None]:
     page whose spec holds something that cannot be fingerprinted (it is never kept).
 
     A spec's own fields are plain text, digested together; its context is fingerprinted value by
-    value, so the papers a listing shares with other pages are digested once; a spec with a `version`
-    (its context's digest, from the stage that made it) is not fingerprinted at all."""
+    value, so the papers a listing shares with other pages are digested once, and a value that
+    carries its own `version` (an author page's data) is not walked at all (digests.Fingerprints)."""
     fingerprints = Fingerprints()
     return [page_key(fingerprints, shared, spec) for spec in plan]
 
@@ -63,8 +63,7 @@ def page_keys(plan: Sequence, shared: bytes) -> list[bytes | None]:
 def page_key(fingerprints: Fingerprints, shared: bytes, spec) -> bytes | None:
     head = (spec.path, spec.kind, spec.template, spec.title, spec.description, spec.breadcrumbs, spec.indexable)
     try:
-        context = digest(b"v" + spec.version) if spec.version is not None else fingerprints.mapping(spec.context)
-        return digest(shared + leaf(head) + context)
+        return digest(shared + leaf(head) + fingerprints.mapping(spec.context))
     except Unfingerprintable:
         return None
 

@@ -15,7 +15,7 @@ from markupsafe import Markup
 
 from .. import urls
 from ..digests import fingerprint
-from ..enrich.authors import IndexEntry
+from ..enrich.authors import IndexEntry, IndexLetter
 from ..enrich.listings import Site, tag_bars
 from ..enrich.related import RelatedList
 from ..enrich.topicmap import TopicMap, topic_parts
@@ -36,9 +36,6 @@ class PageSpec:
     breadcrumbs: Crumbs = ()
     context: Mapping[str, object] = field(default_factory=dict)   # what the template shows besides the chrome
     indexable: bool = True  # listed in the sitemap
-    # The digest of `context` when the stage that made it has one (an author page's, enrich/authors.py):
-    # the context is then not fingerprinted again for the page's key, build after build.
-    version: bytes | None = None
 
 
 @dataclass(frozen=True)
@@ -223,8 +220,7 @@ def plan_authors(site: Site) -> list[PageSpec]:
         papers = f"{author.count} paper{'' if author.count == 1 else 's'}"
         specs.append(PageSpec(urls.author_path(author.slug), "author", "author.html", author.name,
                               f"{papers} by {author.name} in {title}.",
-                              (("Home", urls.HOME), ("Authors", urls.AUTHOR_INDEX), (author.name, None)), {"author": author},
-                              version=author.version))
+                              (("Home", urls.HOME), ("Authors", urls.AUTHOR_INDEX), (author.name, None)), {"author": author}))
     letters = site.author_index
     nav = tuple((letter.letter, urls.author_letter_path(letter.letter), len(letter.entries)) for letter in letters)
     prolific = sorted(enumerate(site.authors), key=lambda item: (-item[1].count, item[0]))[:TOP_AUTHORS]
@@ -241,9 +237,14 @@ def plan_authors(site: Site) -> list[PageSpec]:
             specs.append(PageSpec(pagination.paths[pagination.number - 1], "authors", "author_letter.html",
                                   f"Authors: {label}" + ("" if pagination.number == 1 else f", page {pagination.number}"),
                                   f"The authors of {title} whose family names start with {label}.", crumbs,
-                                  {"letter": label, "letters": nav, "count": len(letter.entries), "entries": entries,
-                                   "pagination": pagination}, version=fingerprint((letter.version, nav, pagination))))
+                                  {"letter": label, "letters": nav, "count": len(letter.entries), "pagination": pagination,
+                                   "letter_page": letter_page(letter, entries, pagination)}))
     return specs
+
+
+def letter_page(letter: IndexLetter, entries: tuple[IndexEntry, ...], pagination: Pagination) -> IndexLetter:
+    """One page of a letter's authors, versioned by its letter: a page's key does not digest its ~1,000 entries."""
+    return IndexLetter(letter.letter, entries, version=fingerprint((letter.version, pagination)))
 
 
 # How many of the most prolific authors the author index lists above its letters.
