@@ -83,7 +83,7 @@ def test_code_urls_lose_trailing_punctuation(imported, slug, url):
 def test_latex_text_macros_become_markdown(imported):
     project, _ = imported
     papers = project / "content" / "papers"
-    _, contrastive = front_matter(papers / "theoretical-framework-analyzing-data.md")
+    _, contrastive = front_matter(papers / "data-augmentation-contrastive-learning.md")
     assert "Contrastive learning—a modern approach" in contrastive
     assert "*approximate sufficient statistics*" in contrastive
     assert "definition in [@oko2025statistical] for" in contrastive
