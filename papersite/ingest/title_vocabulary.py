@@ -102,8 +102,11 @@ NOT_OPENING = (PREPOSITIONS | CONJUNCTIONS | RELATIVES | SUBJECT_WORDS | FINITE_
     because when if then there here such more most very each every all any some many much few other another
     several common novel new given""".split()
 )) - {"towards", "toward"}
-# Nouns that only announce the phrase after their "of": "the problem of <the topic>".
-EMPTY_HEADS = frozenset("problem problems task tasks question questions issue issues challenge challenges notion concept idea topic".split())
+# Nouns that only announce the phrase after their "of": "the problem of <the topic>", "an analysis of <it>".
+EMPTY_HEADS = frozenset(
+    """problem problems task tasks question questions issue issues challenge challenges notion concept idea topic
+    analysis study investigation characterization examination exploration understanding""".split()
+)
 # Words that open a noun phrase: a phrase cut just before one ends on a verb ("X possesses | a").
 DETERMINERS = ARTICLES | frozenset("its their our this these his her".split())
 # Words in -al that are nouns; the rest ("neural", "optimal") are adjectives waiting for a noun.
