@@ -41,9 +41,17 @@ def find_acronyms(sentences: list[str]) -> dict[str, str]:
             if start == 0 and not any(c.isupper() for c in expansion[1:]):
                 expansion = expansion[0].lower() + expansion[1:]
             # Kept singular, as the acronym is: "Sum-Product Networks (SPNs)" -> SPN, "Sum-Product Network".
-            plural = match.group("plural") and expansion.endswith("s") and not expansion.endswith("ss")
-            found[acronym] = expansion[:-1] if plural else expansion
+            found[acronym] = singular(expansion) if match.group("plural") else expansion
     return found
+
+
+def singular(phrase: str) -> str:
+    """The phrase with its last word in the singular: "networks" -> "network", "processes" -> "process"."""
+    if phrase.endswith(("sses", "shes", "ches", "xes")):
+        return phrase[:-2]
+    if phrase.endswith("ies"):
+        return phrase[:-3] + "y"
+    return phrase[:-1] if phrase.endswith("s") and not phrase.endswith(("ss", "us", "is")) else phrase
 
 
 def expansion_start(words: list[str], capitals: list[str]) -> int | None:

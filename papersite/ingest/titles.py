@@ -38,8 +38,8 @@ from .title_candidates import bare, candidate_phrases, ends_phrase
 from .title_cleaning import clean_text, split_sentences
 from .title_phrases import Named, find_contribution, find_named
 from .title_shaping import capitalize_first, finish_phrase, finish_title, whole_formulas
-from .title_vocabulary import (ARTICLES, FALLBACK_TITLE, MIN_TITLE_WORDS, OPENING_FILLER_RE, SUBORDINATE_RE,
-                               TITLE_MAX)
+from .title_vocabulary import (ARTICLES, FALLBACK_TITLE, MIN_TITLE_WORDS, OPENING_FILLER_RE, SPECIFIC_TITLE_WORDS,
+                               SUBORDINATE_RE, TITLE_MAX)
 from .title_words import expected_f1, title_odds
 
 # Finishing a phrase (cut, tidied) is the slow step: only the most promising raw phrases are finished.
@@ -79,9 +79,11 @@ def choose_title(sentences: list[str]) -> str:
     promising = sorted(phrases, key=lambda phrase: -expected_f1(lead + phrase, odds))[:FINISHED_CANDIDATES]
     rule = rule_title(sentences, found)
     titles = [title for title in [rule] + [finish_candidate(lead, phrase) for phrase in promising] if title]
-    # A phrase cut to fit may end on an adjective ("robustness to structured | and ..."): any other title is better.
-    whole = [title for title in titles if ends_whole(title)]
-    return max(whole or titles, key=lambda title: expected_f1(title, odds))
+    # A phrase cut to fit may end on an adjective ("robustness to structured | and ..."), and a short one names
+    # a field, not the paper: any other title is better.
+    whole = [title for title in titles if ends_whole(title)] or titles
+    specific = [title for title in whole if lead or len(title.split()) >= SPECIFIC_TITLE_WORDS]
+    return max(specific or whole, key=lambda title: expected_f1(title, odds))
 
 
 def ends_whole(title: str) -> bool:
