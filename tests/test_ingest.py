@@ -57,7 +57,7 @@ def test_seed_import_writes_one_valid_page_per_abstract(imported, cli):
 RENAMED_SEED_PAGES = {
     "data-augmentation-contrastive-learning": "theoretical-framework-analyzing-data",
     "decentralized-multi-agent-stochastic-shortest": "decentralized-multi-agent-ssps",
-    "diffusion-transformer-models": "locality-attention-maps",
+    "diffusion-transformer-early-layers": "locality-attention-maps",
     "improving-reasoning-large-language-models": "controlled-setting-shortest-path-tasks",
 }
 

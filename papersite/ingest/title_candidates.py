@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from .title_acronyms import spell_out
 from .title_cleaning import split_math_spans
-from .title_phrases import Named, contribution_in
+from .title_phrases import contribution_in
 from .title_vocabulary import (ADJECTIVE_ENDINGS, AL_NOUNS, ARTICLES, COPULAS, DANGLING, DETERMINERS, EMPTY_HEADS,
                                FINDING_VERBS, FINITE_VERBS, MAX_WORD_LEN, NOT_OPENING, OTHERS_WORK, PAIRED_WORDS,
                                PREPOSITIONS, RELATIVES, SPAN_OPENERS, SUBJECT_WORDS)
@@ -34,27 +34,15 @@ SYMBOL_WORDS = frozenset("& – —".split())
 MATH_SPACE = "\x00"   # clean_text removes control characters, so no text holds this one
 
 
-def candidate_phrases(sentences: list[str], found: tuple[int, Named] | None, acronyms: dict[str, str]) -> list[str]:
-    """The phrases, each also with its acronyms spelled out; none repeats the method's name.
-
-    `found`: the sentence that names the method the abstract introduces, and what it names.
-    """
-    named = found[1] if found else None
-    # A method that comes with its expansion is titled by it ("EAP-GP: Edge Attribution Patching
-    # with GradPath"): any other phrase would describe it less truly.
-    if named and named.long_form:
-        return []
+def candidate_phrases(sentences: list[str], acronyms: dict[str, str]) -> list[str]:
+    """The phrases, each also with its acronyms spelled out, for an abstract that names no method of its own."""
     phrases = []
     for sentence in sentences[:CONTRIBUTION_SENTENCES]:
         contribution = contribution_in(sentence)
         phrases.append(contribution[1] if contribution else "")
-    # "Name: <a span>" says the method is the span: "MuxServe: Large language models" would misstate it. After a
-    # name come the description the abstract gives it, or the start of it ("iFinder: A structured semantic
-    # grounding framework | that decouples ...").
-    phrases += description_prefixes(named.description) if named else phrase_spans(sentences)
+    phrases += phrase_spans(sentences)
     variants = [variant for phrase in phrases if phrase for variant in (phrase, spell_out(phrase, acronyms))]
-    name = named.name.lower() if named else None
-    return [phrase for phrase in dict.fromkeys(variants) if not (name and name in phrase.lower()) and stands_alone(phrase)]
+    return [phrase for phrase in dict.fromkeys(variants) if stands_alone(phrase)]
 
 
 def stands_alone(phrase: str) -> bool:
@@ -77,15 +65,21 @@ def phrase_spans(sentences: list[str]) -> list[str]:
         raw = sentence_words(sentence)
         words = Words(tuple(raw), tuple(bare(word) for word in raw))
         for start in range(min(len(raw), SENTENCE_WORDS)):
-            if opens_span(words, start):
-                spans += spans_from(words, start, clause_allowed=start == 0 or after_finding(words, start))
+            if not opens_span(words, start):
+                continue
+            if after_finding(words, start):
+                spans += spans_from(words, start, clause_allowed=True)
+            elif start == 0:
+                # A sentence's whole clause is a claim ("Reinforcement learning systems have countless
+                # applications"), which few titles are (4% of the benchmark corpus's): its subject is kept.
+                spans += [span for span in spans_from(words, 0, clause_allowed=True) if not has_finite_verb(span)]
+            else:
+                spans += spans_from(words, start, clause_allowed=False)
     return spans
 
 
-def description_prefixes(description: str) -> list[str]:
-    """The description and each start of it that ends where a phrase can end."""
-    raw = sentence_words(description)
-    return spans_from(Words(tuple(raw), tuple(bare(word) for word in raw)), 0, clause_allowed=False)
+def has_finite_verb(span: str) -> bool:
+    return any(bare(word) in FINITE_VERBS for word in span.split())
 
 
 def sentence_words(sentence: str) -> list[str]:

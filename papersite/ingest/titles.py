@@ -1,21 +1,25 @@
 """Titles derived from an abstract, for sources that have no titles.
 
 A reader should accept a derived title as a real paper title, not as a first
-sentence cut short. The title is the candidate phrase whose words a real title
-most likely shares (title_words: the token F1 it can expect), among:
-
-- what the rules find: the name of what the abstract introduces and its
-  expansion or description ("FastSVERL: A scalable method for ..."), the phrase
-  that states the contribution ("We study realizable continual linear regression
-  under random task orderings, a common ..." -> "Realizable continual linear
-  regression under random task orderings"), else the first sentence, cleaned
-  and shortened;
-- spans of the first sentences that read as phrases (title_candidates), with the
-  acronyms the abstract defines spelled out (title_acronyms).
+sentence cut short.
 
 When the abstract names a method, the name leads ("Name: ..."), as it does in most
 real titles, followed by its expansion if the abstract gives one, else by its
-description or a start of it: a phrase from elsewhere might misstate what it is.
+description, whole where it fits: a phrase from elsewhere might misstate what it
+is, and a start of the description may drop what the method does.
+
+Otherwise the title is the candidate phrase whose words a real title most likely
+shares (title_words: the token F1 it can expect), among:
+
+- what the rules find: the phrase that states the contribution ("We study
+  realizable continual linear regression under random task orderings, a common
+  ..." -> "Realizable continual linear regression under random task orderings"),
+  else the first sentence, cleaned and shortened;
+- spans of the first sentences that read as phrases (title_candidates), with the
+  acronyms the abstract defines spelled out (title_acronyms);
+
+and of at least SPECIFIC_TITLE_WORDS words where any is: a shorter one names a
+field ("Large language models"), not the paper.
 
 Every title is at most TITLE_MAX characters, is cut only between words and never
 inside a formula, never ends on a function word ("for the", "and") or punctuation, keeps the sentence
@@ -69,20 +73,21 @@ def derive_title(abstract: str) -> str:
 
 
 def choose_title(sentences: list[str]) -> str:
-    """The candidate title that can expect the highest token F1 against the real one; the rules' own on a tie."""
+    """The method's name and what it is; else the candidate that can expect the highest token F1 against
+    the real title (the rules' own on a tie)."""
     found = find_named(sentences)
+    if found:
+        return title_from_named(found[1], sentences, found[0])
     acronyms = find_acronyms(sentences)
     odds = title_odds(sentences, acronyms)
-    lead = f"{found[1].name}: " if found else ""
-    phrases = candidate_phrases(sentences, found, acronyms)
+    phrases = candidate_phrases(sentences, acronyms)
     # sorted() is stable and max() keeps the first of equals: the same abstract always gets the same title.
-    promising = sorted(phrases, key=lambda phrase: -expected_f1(lead + phrase, odds))[:FINISHED_CANDIDATES]
-    rule = rule_title(sentences, found)
-    titles = [title for title in [rule] + [finish_candidate(lead, phrase) for phrase in promising] if title]
+    promising = sorted(phrases, key=lambda phrase: -expected_f1(phrase, odds))[:FINISHED_CANDIDATES]
+    titles = [title for title in [rule_title(sentences)] + [finish_candidate("", phrase) for phrase in promising] if title]
     # A phrase cut to fit may end on an adjective ("robustness to structured | and ..."), and a short one names
     # a field, not the paper: any other title is better.
     whole = [title for title in titles if ends_whole(title)] or titles
-    specific = [title for title in whole if lead or len(title.split()) >= SPECIFIC_TITLE_WORDS]
+    specific = [title for title in whole if len(title.split()) >= SPECIFIC_TITLE_WORDS]
     return max(specific or whole, key=lambda title: expected_f1(title, odds))
 
 
@@ -92,10 +97,8 @@ def ends_whole(title: str) -> bool:
     return len(words) < 2 or ends_phrase(words[-1], bare(words[-1]), bare(words[-2]), "")
 
 
-def rule_title(sentences: list[str], found: tuple[int, Named] | None) -> str:
-    """The title the rules alone make: the name and what it is, else the contribution, else the first sentence."""
-    if found:
-        return title_from_named(found[1], sentences, found[0])
+def rule_title(sentences: list[str]) -> str:
+    """The title the rules alone make of an abstract that names no method: the contribution, else the first sentence."""
     phrase = find_contribution(sentences)
     return finish_title(phrase) if phrase else fallback_title(sentences)
 
