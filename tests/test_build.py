@@ -123,7 +123,7 @@ def test_paper_page_carries_its_abstract_once_and_its_summary_in_the_description
 
 
 def test_citation_marker_is_quiet_and_never_a_raw_macro(site):
-    html = (site / "papers" / "theoretical-framework-analyzing-data.html").read_text()
+    html = (site / "papers" / "data-augmentation-contrastive-learning.html").read_text()
     assert '<span class="citation"' in html and "[oko2025statistical]" in html
     assert "\\cite" not in html
 

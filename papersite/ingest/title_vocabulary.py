@@ -9,6 +9,10 @@ FALLBACK_TITLE = "Untitled paper"
 
 # A derived title shorter than this says too little; look further instead.
 MIN_TITLE_WORDS = 3
+# A title of fewer words names a field ("Large language models", "Deep neural networks"), not a
+# paper: chosen by the F1 it can expect alone, 15 of 5,876 papers would be titled "Large language
+# models". A title that leads with the method's name is exempt ("SPN: Sum-product network").
+SPECIFIC_TITLE_WORDS = 4
 # Tokens longer than this are URLs, hashes or mangled math, never title words;
 # dropping them also guarantees that every remaining word fits in a title.
 MAX_WORD_LEN = 40
@@ -34,7 +38,7 @@ DANGLING = (
         should must do does using based e.g. i.e. etc. namely including more most
         less very well also thus then hence new novel called named dubbed termed together
         they it we them us seen showing suggesting demonstrating proving indicating
-        revealing implying ensuring used""".split()
+        revealing implying ensuring used instead rather due""".split()
     )
 )
 # Words before which a long phrase may be cut: what follows them only qualifies.
@@ -72,6 +76,49 @@ VAGUE_OBJECTS = frozenset(
 )
 # Capitalised sentence words that never start a name.
 NOT_NAMES = ARTICLES | frozenset("our two three several both we this these it".split())
+# After these a span must start with "a" or "an": "X is | a method for ..." describes X; "X is |
+# essential for ..." or "we are | the first to ..." does not make a title.
+COPULAS = frozenset("is are was were be".split())
+# Candidate spans (title_candidates). A span starts after a word that ends what comes before
+# it: an article, a preposition, or a verb that introduces an object ("we propose X"); not after
+# "and", where it would be half of a pair ("simple and | scalable", "curvature and | hyperbolic
+# learning").
+SPAN_OPENERS = (ARTICLES | PREPOSITIONS | frozenset(
+    """propose proposes proposed introduce introduces introduced present presents presented
+    study studies studied develop develops developed consider considers investigate investigates address
+    addresses design designs explore explores analyze analyzes analyse analyses examine examines revisit
+    revisits tackle tackles call called named dubbed termed coined""".split()
+) | COPULAS) - {"to"}
+# "we show that X can Y": after these and "that", a whole clause may be the title.
+FINDING_VERBS = frozenset(
+    "show shows showed prove proves proved find finds found demonstrate demonstrates observe observes argue argues".split()
+)
+# Words that make a span a clause; one may be a title only from its subject on.
+FINITE_VERBS = frozenset("is are was were will can may could would should must has have had does do did cannot".split())
+SUBJECT_WORDS = frozenset("we they it this these those our their its he she".split())
+# Words that say a phrase is about others' work ("existing methods"), not the paper's.
+OTHERS_WORK = frozenset(
+    "existing previous prior current traditional conventional popular typical standard classical recent modern".split()
+)
+# Words no title starts with.
+NOT_OPENING = (PREPOSITIONS | CONJUNCTIONS | RELATIVES | SUBJECT_WORDS | FINITE_VERBS | OTHERS_WORK | frozenset(
+    """been not no also thus hence however moreover furthermore although though despite unlike while whereas since
+    because when if then there here such more most very each every all any some many much few other another
+    several common novel new given""".split()
+)) - {"towards", "toward"}
+# Nouns that only announce the phrase after their "of": "the problem of <the topic>", "an analysis of <it>".
+EMPTY_HEADS = frozenset(
+    """problem problems task tasks question questions issue issues challenge challenges notion concept idea topic
+    analysis study investigation characterization examination exploration understanding""".split()
+)
+# Words that open a noun phrase: a phrase cut just before one ends on a verb ("X possesses | a").
+DETERMINERS = ARTICLES | frozenset("its their our this these his her".split())
+# Words in -al that are nouns; the rest ("neural", "optimal") are adjectives waiting for a noun.
+AL_NOUNS = frozenset(
+    """signal interval proposal retrieval removal approval potential individual material trial tutorial
+    terminal manual journal animal arrival rival survival reversal renewal disposal withdrawal rehearsal
+    referral capital hospital festival portal metal crystal goal total principal""".split()
+)
 # Irregular third-person verbs that `base_form` must not touch.
 UNCHANGED_BASE = frozenset({"is", "has", "was", "does", "focus", "process", "address", "bias"})
 
