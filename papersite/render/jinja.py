@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import posixpath
+from dataclasses import dataclass
 from pathlib import Path
 
 import jinja2
+from markupsafe import Markup
 
 from .. import urls
 from ..errors import Problem, SiteError
@@ -14,14 +17,29 @@ from . import citation
 from .plan import Chrome, PageSpec
 
 
+@dataclass(frozen=True)
+class Frame:
+    """What a page shares with every page of its directory and kind: its stylesheet and script
+    links, its header and its footer (base.html inserts them)."""
+
+    assets: Markup
+    header: Markup
+    footer: Markup
+
+
+# The partials a frame is made of, in the order of Frame's fields.
+FRAME_PARTS = ("partials/assets.html", "partials/header.html", "partials/footer.html")
+
+
 class Renderer:
-    """The templates, compiled, with what one build's pages share: the chrome, the relative links
-    and the fragments every page repeats. One per build; forked workers each use their copy."""
+    """The templates, compiled, with what one build's pages share: the chrome, the relative links,
+    the frames and the fragments every page repeats. One per build; forked workers each use their copy."""
 
     def __init__(self, env: jinja2.Environment, chrome: Chrome):
         self.env = env
         self.chrome = chrome
         self.links = urls.Links()
+        self.frames: dict[tuple[str, str], Frame] = {}
         self.env.globals["cached"] = FragmentCache()
 
     def render(self, spec: PageSpec) -> str:
@@ -29,7 +47,7 @@ class Renderer:
         config = self.chrome.config
         try:
             return self.env.get_template(spec.template).render(
-                chrome=self.chrome, config=config, page=spec,
+                chrome=self.chrome, config=config, page=spec, frame=self.frame(spec),
                 url=self.links.from_page(spec.path),
                 root=urls.root_prefix(spec.path),
                 canonical=urls.absolute_url(config.base_url, spec.path) if config.base_url else None,
@@ -38,6 +56,20 @@ class Renderer:
         except jinja2.TemplateError as exc:
             raise SiteError.at(f"templates/{spec.template}", getattr(exc, "lineno", None),
                                f"template error while rendering {spec.path}: {exc}") from None
+
+    def frame(self, spec: PageSpec) -> Frame:
+        """The page's frame, rendered for the first page of its directory and kind and kept for the
+        others: a site of 5,000 papers has 19,650 pages in 71 such groups (bench/README.md).
+        Its partials are shown the page's kind and links from its directory, nothing else of the
+        page, so it is the frame of every page of the group."""
+        directory = posixpath.dirname(spec.path)
+        frame = self.frames.get((directory, spec.kind))
+        if frame is None:
+            shown = {"chrome": self.chrome, "config": self.chrome.config, "kind": spec.kind,
+                     "url": self.links.from_directory(directory), "root": urls.root_prefix(spec.path)}
+            frame = Frame(*(Markup(self.env.get_template(name).render(shown)) for name in FRAME_PARTS))
+            self.frames[directory, spec.kind] = frame
+        return frame
 
 
 class QuietBytecodeCache(jinja2.FileSystemBytecodeCache):
