@@ -1,9 +1,10 @@
-"""The renderer's shortcuts: a frame rendered once per directory and kind."""
+"""The renderer's shortcuts: a frame rendered once per directory and kind, plain functions called directly."""
 
 from __future__ import annotations
 
 import shutil
 
+import jinja2
 import pytest
 
 from conftest import REPO
@@ -47,3 +48,11 @@ def test_links_from_a_directory_are_those_of_its_pages_and_point_to_no_page_in_p
         assert from_directory(target) == from_page(target)
     assert (from_directory(""), from_directory("#main")) == ("", "#main")
     assert urls.Links().from_directory("")(urls.SEARCH) == "search.html"
+
+
+def test_functions_asking_for_the_context_still_get_it():
+    env = make_environment(REPO / "templates")
+    env.globals["title_of"] = jinja2.pass_context(lambda context, suffix: context["title"] + suffix)
+    env.globals["shout"] = str.upper
+    assert env.from_string("{{ title_of('!') }} {{ shout(title) }} {{ urls.paper_path(title) }}").render(title="x") == \
+        "x! X papers/x.html"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import posixpath
 from dataclasses import dataclass
 from pathlib import Path
+from types import FunctionType, MethodType
 
 import jinja2
 from markupsafe import Markup
@@ -72,6 +73,23 @@ class Renderer:
         return frame
 
 
+# What DirectCalls calls directly: functions and bound methods (`url`, `urls.*`, `chrome.tag`).
+PLAIN_CALLABLES = (FunctionType, MethodType)
+
+
+class DirectCalls(jinja2.runtime.Context):
+    """Jinja's context, calling plain functions straight away. Context.call looks for
+    `pass_context` and its kin on each call a template makes (~1.2 µs), and a page makes dozens;
+    none of the build's own functions asks for them. Others (macros, `caller`) go Jinja's way."""
+
+    def call(__self, __obj, *args, **kwargs):
+        if type(__obj) in PLAIN_CALLABLES and not hasattr(__obj, "jinja_pass_arg"):
+            kwargs.pop("_loop_vars", None)   # Jinja's own bookkeeping, for context functions only
+            kwargs.pop("_block_vars", None)
+            return __obj(*args, **kwargs)
+        return super().call(__obj, *args, **kwargs)
+
+
 class QuietBytecodeCache(jinja2.FileSystemBytecodeCache):
     """Compiled templates kept between builds; one that cannot be written (a full disk) costs the
     next build a compile, never this build."""
@@ -105,6 +123,7 @@ def make_environment(templates_dir: Path, bytecode_dir: Path | None = None) -> j
         keep_trailing_newline=True,
         auto_reload=False,  # one environment per build: no need to stat every template for every page
     )
+    env.context_class = DirectCalls   # a page's dozens of calls, without Jinja's checks (bench/README.md)
     # Compact JSON (JSON-LD): every paper page carries some.
     env.policies["json.dumps_kwargs"] = {"sort_keys": True, "separators": (",", ":")}
     env.globals["urls"] = urls
