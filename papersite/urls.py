@@ -142,6 +142,11 @@ class Links:
 
         return url
 
+    def from_directory(self, directory: str):
+        """`relative_url` from any page of `directory` ("" for the root): a link to the page itself
+        is "" (or "#anchor"), the same for every page there."""
+        return self.from_page(posixpath.join(directory, ""))
+
 
 @lru_cache(maxsize=1 << 16)
 def _relpath(target: str, start: str) -> str:

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import posixpath
+from dataclasses import dataclass
 from pathlib import Path
+from types import FunctionType, MethodType
 
 import jinja2
+from markupsafe import Markup
 
 from .. import urls
 from ..errors import Problem, SiteError
@@ -14,14 +18,29 @@ from . import citation
 from .plan import Chrome, PageSpec
 
 
+@dataclass(frozen=True)
+class Frame:
+    """What a page shares with every page of its directory and kind: its stylesheet and script
+    links, its header and its footer (base.html inserts them)."""
+
+    assets: Markup
+    header: Markup
+    footer: Markup
+
+
+# The partials a frame is made of, in the order of Frame's fields.
+FRAME_PARTS = ("partials/assets.html", "partials/header.html", "partials/footer.html")
+
+
 class Renderer:
-    """The templates, compiled, with what one build's pages share: the chrome, the relative links
-    and the fragments every page repeats. One per build; forked workers each use their copy."""
+    """The templates, compiled, with what one build's pages share: the chrome, the relative links,
+    the frames and the fragments every page repeats. One per build; forked workers each use their copy."""
 
     def __init__(self, env: jinja2.Environment, chrome: Chrome):
         self.env = env
         self.chrome = chrome
         self.links = urls.Links()
+        self.frames: dict[tuple[str, str], Frame] = {}
         self.env.globals["cached"] = FragmentCache()
 
     def render(self, spec: PageSpec) -> str:
@@ -29,7 +48,7 @@ class Renderer:
         config = self.chrome.config
         try:
             return self.env.get_template(spec.template).render(
-                chrome=self.chrome, config=config, page=spec,
+                chrome=self.chrome, config=config, page=spec, frame=self.frame(spec),
                 url=self.links.from_page(spec.path),
                 root=urls.root_prefix(spec.path),
                 canonical=urls.absolute_url(config.base_url, spec.path) if config.base_url else None,
@@ -38,6 +57,37 @@ class Renderer:
         except jinja2.TemplateError as exc:
             raise SiteError.at(f"templates/{spec.template}", getattr(exc, "lineno", None),
                                f"template error while rendering {spec.path}: {exc}") from None
+
+    def frame(self, spec: PageSpec) -> Frame:
+        """The page's frame, rendered for the first page of its directory and kind and kept for the
+        others: a site of 5,000 papers has 19,650 pages in 71 such groups (bench/README.md).
+        Its partials are shown the page's kind and links from its directory, nothing else of the
+        page, so it is the frame of every page of the group."""
+        directory = posixpath.dirname(spec.path)
+        frame = self.frames.get((directory, spec.kind))
+        if frame is None:
+            shown = {"chrome": self.chrome, "config": self.chrome.config, "kind": spec.kind,
+                     "url": self.links.from_directory(directory), "root": urls.root_prefix(spec.path)}
+            frame = Frame(*(Markup(self.env.get_template(name).render(shown)) for name in FRAME_PARTS))
+            self.frames[directory, spec.kind] = frame
+        return frame
+
+
+# What DirectCalls calls directly: functions and bound methods (`url`, `urls.*`, `chrome.tag`).
+PLAIN_CALLABLES = (FunctionType, MethodType)
+
+
+class DirectCalls(jinja2.runtime.Context):
+    """Jinja's context, calling plain functions straight away. Context.call looks for
+    `pass_context` and its kin on each call a template makes (~1.2 µs), and a page makes dozens;
+    none of the build's own functions asks for them. Others (macros, `caller`) go Jinja's way."""
+
+    def call(__self, __obj, *args, **kwargs):
+        if type(__obj) in PLAIN_CALLABLES and not hasattr(__obj, "jinja_pass_arg"):
+            kwargs.pop("_loop_vars", None)   # Jinja's own bookkeeping, for context functions only
+            kwargs.pop("_block_vars", None)
+            return __obj(*args, **kwargs)
+        return super().call(__obj, *args, **kwargs)
 
 
 class QuietBytecodeCache(jinja2.FileSystemBytecodeCache):
@@ -73,6 +123,7 @@ def make_environment(templates_dir: Path, bytecode_dir: Path | None = None) -> j
         keep_trailing_newline=True,
         auto_reload=False,  # one environment per build: no need to stat every template for every page
     )
+    env.context_class = DirectCalls   # a page's dozens of calls, without Jinja's checks (bench/README.md)
     # Compact JSON (JSON-LD): every paper page carries some.
     env.policies["json.dumps_kwargs"] = {"sort_keys": True, "separators": (",", ":")}
     env.globals["urls"] = urls

@@ -1,0 +1,58 @@
+"""The renderer's shortcuts: a frame rendered once per directory and kind, plain functions called directly."""
+
+from __future__ import annotations
+
+import shutil
+
+import jinja2
+import pytest
+
+from conftest import REPO
+from papersite import urls
+from papersite.errors import SiteError
+from papersite.model import SiteConfig
+from papersite.render.jinja import Renderer, make_environment
+from papersite.render.plan import Chrome, PageSpec
+
+CHROME = Chrome(SiteConfig("A site", "About it."), 0, ())
+
+
+def spec(path: str, kind: str = "author", title: str = "A page") -> PageSpec:
+    return PageSpec(path, kind, "author_letter.html", title, "About it.", context={
+        "letter": "A", "letters": (), "count": 0, "entries": (), "pagination": None})
+
+
+def test_a_frame_is_rendered_once_for_each_directory_and_kind():
+    renderer = Renderer(make_environment(REPO / "templates"), CHROME)
+    first = renderer.frame(spec("authors/a.html"))
+    assert renderer.frame(spec("authors/b.html", title="Another page")) is first
+    assert renderer.frame(spec("authors/letters/a.html")) is not first
+    assert renderer.frame(spec("authors/index.html", kind="authors")) is not first
+    assert 'href="../index.html"' in first.header and 'href="../tags/index.html"' in first.footer
+
+
+def test_a_frame_partial_cannot_read_the_page(tmp_path):
+    """A frame is shared by the pages of its group: a partial that read the page's title would put the
+    first page's title on all of them, so reading it is an error, never a wrong page."""
+    templates = tmp_path / "templates"
+    shutil.copytree(REPO / "templates", templates)
+    footer = templates / "partials" / "footer.html"
+    footer.write_text(footer.read_text(encoding="utf-8").replace("</footer>", "{{ page.title }}</footer>"), encoding="utf-8")
+    with pytest.raises(SiteError, match="'page' is undefined"):
+        Renderer(make_environment(templates), CHROME).render(spec("authors/a.html"))
+
+
+def test_links_from_a_directory_are_those_of_its_pages_and_point_to_no_page_in_particular():
+    from_page, from_directory = urls.Links().from_page("tags/x.html"), urls.Links().from_directory("tags")
+    for target in (urls.HOME, urls.TAG_INDEX, urls.tag_path("y"), urls.paper_path("p") + "#cite"):
+        assert from_directory(target) == from_page(target)
+    assert (from_directory(""), from_directory("#main")) == ("", "#main")
+    assert urls.Links().from_directory("")(urls.SEARCH) == "search.html"
+
+
+def test_functions_asking_for_the_context_still_get_it():
+    env = make_environment(REPO / "templates")
+    env.globals["title_of"] = jinja2.pass_context(lambda context, suffix: context["title"] + suffix)
+    env.globals["shout"] = str.upper
+    assert env.from_string("{{ title_of('!') }} {{ shout(title) }} {{ urls.paper_path(title) }}").render(title="x") == \
+        "x! X papers/x.html"
