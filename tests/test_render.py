@@ -9,6 +9,7 @@ import pytest
 
 from conftest import REPO
 from papersite import urls
+from papersite.enrich.authors import IndexLetter
 from papersite.errors import SiteError
 from papersite.model import SiteConfig
 from papersite.render.jinja import Renderer, make_environment
@@ -19,7 +20,7 @@ CHROME = Chrome(SiteConfig("A site", "About it."), 0, ())
 
 def spec(path: str, kind: str = "author", title: str = "A page") -> PageSpec:
     return PageSpec(path, kind, "author_letter.html", title, "About it.", context={
-        "letter": "A", "letters": (), "count": 0, "entries": (), "pagination": None})
+        "letter": "A", "letters": (), "count": 0, "letter_page": IndexLetter("a", ()), "pagination": None})
 
 
 def test_a_frame_is_rendered_once_for_each_directory_and_kind():

@@ -17,6 +17,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..digests import digest
+from ..text.fold import strip_plural
 from ..text.mathspans import find_math_spans
 
 # Term weights are rounded so that one edit, which moves some document frequencies by one,
@@ -192,18 +193,6 @@ def stem_word(word: str) -> str:
     # "generate"/"generated"/"generating" all end up as "generat".
     if len(word) > 3 and word.endswith("e") and not word.endswith("ee"):
         word = word[:-1]
-    return word
-
-
-def strip_plural(word: str) -> str:
-    """"policies" -> "policy", "approaches" -> "approach", "networks" -> "network"."""
-    if word.endswith("ies") and len(word) > 4:
-        return word[:-3] + "y"
-    if word.endswith(("sses", "shes", "ches", "xes", "zzes")):
-        return word[:-2]
-    # "-ss", "-us", "-is", "-ias" are singulars: "loss", "corpus", "analysis", "bias".
-    if word.endswith("s") and not word.endswith(("ss", "us", "is", "ias")):
-        return word[:-1]
     return word
 
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+from ..text.fold import strip_plural
+
 # "(SPNs)", "(ERM)", "( GBI )": the acronym and a plural "s"; the expansion comes before it.
 DEFINITION_RE = re.compile(r"\(\s*(?P<acronym>[A-Za-z][A-Za-z0-9\-]{1,14}?)(?P<plural>s?)\s*\)")
 # Words an expansion may hold without their initial in the acronym: "Algorithm of Thoughts (AoT)".
@@ -41,17 +43,8 @@ def find_acronyms(sentences: list[str]) -> dict[str, str]:
             if start == 0 and not any(c.isupper() for c in expansion[1:]):
                 expansion = expansion[0].lower() + expansion[1:]
             # Kept singular, as the acronym is: "Sum-Product Networks (SPNs)" -> SPN, "Sum-Product Network".
-            found[acronym] = singular(expansion) if match.group("plural") else expansion
+            found[acronym] = strip_plural(expansion) if match.group("plural") else expansion
     return found
-
-
-def singular(phrase: str) -> str:
-    """The phrase with its last word in the singular: "networks" -> "network", "processes" -> "process"."""
-    if phrase.endswith(("sses", "shes", "ches", "xes")):
-        return phrase[:-2]
-    if phrase.endswith("ies"):
-        return phrase[:-3] + "y"
-    return phrase[:-1] if phrase.endswith("s") and not phrase.endswith(("ss", "us", "is")) else phrase
 
 
 def expansion_start(words: list[str], capitals: list[str]) -> int | None:
