@@ -223,6 +223,31 @@ def test_a_rebuild_keeps_its_objects_from_the_collector_until_the_server_is_idle
         dev.httpd.server_close()
 
 
+def test_a_file_saved_during_the_first_build_is_built_next(tmp_path, monkeypatch):
+    """The watcher's first snapshot used to be taken after the first build: at 50,000 papers that
+    took over a second, and a file saved meanwhile counted as built already and was never served."""
+    from papersite.dev import serve
+    from papersite.pipeline import BuildOptions
+
+    root = make_project(tmp_path, {"a.md": paper_text()})
+    dev = serve.DevServer(BuildOptions(content=root / "content", config=root / "site.yml", out=root / "site"), 0, False)
+    reasons: list[str] = []
+    second = threading.Event()
+
+    def rebuild(reason: str = "") -> bool:
+        reasons.append(reason)
+        if len(reasons) == 1:
+            edit_title(root, "Saved while the first build ran")
+        else:
+            second.set()
+        return True
+
+    monkeypatch.setattr(dev, "rebuild", rebuild)
+    monkeypatch.setattr(dev.httpd, "serve_forever", lambda poll_interval: second.wait(WAIT))
+    assert dev.serve() == 0
+    assert len(reasons) == 2 and "a.md" in reasons[1]
+
+
 def test_a_path_too_long_for_the_file_system_gets_the_404_page(served):
     """8 KB of path: the file system refuses the name, the server answers as for any missing page."""
     status, body = served.get("papers/" + "a" * 8000 + ".html")

@@ -154,9 +154,9 @@ class DevServer:
     def has_site(self) -> bool:
         return (self.options.out / urls.HOME).is_file()
 
-    def watch(self) -> None:
+    def watch(self, seen: dict) -> None:
+        """Rebuild whenever the watched files differ from `seen`, their snapshot before the last build."""
         changes = self.changes
-        seen = snapshot(self.watched())
         while True:
             changes.wait(POLL_SECONDS if changes.polling else IDLE_SECONDS)
             if self.stop.is_set():
@@ -180,8 +180,11 @@ class DevServer:
 
     def serve(self) -> int:
         say(f"serve: building {self.options.content} into {self.options.out}")
+        # Taken before the first build, as each later one is: a file saved while it runs, or while the
+        # watcher would take its first snapshot (over a second at 50,000 papers), is built next.
+        seen = snapshot(self.watched())
         self.rebuild()
-        watcher = threading.Thread(target=self.watch, name="papersite-watch", daemon=True)
+        watcher = threading.Thread(target=self.watch, args=(seen,), name="papersite-watch", daemon=True)
         watcher.start()
         say(f"serve: serving {self.options.out} at {self.url} (Ctrl-C to stop)")
         try:

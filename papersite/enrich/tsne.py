@@ -42,6 +42,7 @@ ROBUST_FROM = 100
 ROBUST_QUANTILES = (1.0, 99.0)
 ROBUST_EDGE = 0.03
 NO_SPREAD = 1e-9
+RANK_TOLERANCE = 1e-8       # singular values below this share of the largest are rounding noise
 
 
 def tsne_layout(vectors: sp.csr_array) -> np.ndarray:
@@ -66,7 +67,13 @@ def lsa_vectors(vectors: sp.csr_array, core: np.ndarray) -> np.ndarray:
         return np.zeros((vectors.shape[0], 1), dtype=np.float32)
     # A fixed start makes ARPACK reproducible.
     start = np.random.default_rng(SEED).uniform(-1.0, 1.0, size=min(fitted.shape))
-    _, _, directions = svds(fitted.astype(np.float64), k=dims, v0=start, solver="arpack")
+    _, values, directions = svds(fitted.astype(np.float64), k=dims, v0=start, solver="arpack")
+    # Directions of a (near) zero singular value span the rows' null space, which ARPACK fills with
+    # rounding noise that differs from run to run (duplicate or templated abstracts give one); t-SNE
+    # would magnify that noise into a different map for the same inputs.
+    directions = directions[values > RANK_TOLERANCE * values.max(initial=0.0)]
+    if not len(directions):
+        return np.zeros((vectors.shape[0], 1), dtype=np.float32)
     reduced = np.asarray(vectors @ directions.T, dtype=np.float32)
     norms = np.linalg.norm(reduced, axis=1, keepdims=True)
     return reduced / np.maximum(norms, NO_SPREAD)
