@@ -17,8 +17,10 @@ Token F1 per paper (lower-case runs of letters and digits, LaTeX commands droppe
 counted as often as it occurs), averaged over papers. Baselines beside it: the first sentence
 cut to 100 characters at a word boundary, and an oracle, the best-scoring span of 4 to 14
 consecutive words of the abstract (no method reaches it; it shows the room there is). Also:
-how often a title names the method an abstract introduces first, as real titles do, and the
-longest title in characters.
+how often a title names the method an abstract introduces first, as real titles do, the
+longest title in characters, and two signs of titles that name a field rather than a paper: the
+papers whose derived title another paper of the set has too (compared in lower case), and the
+titles of three words or fewer.
 """
 
 from __future__ import annotations
@@ -85,16 +87,18 @@ def score(record: dict, oracle: bool) -> dict:
     name = method_name(body)
     return {"derived": f1(title, record["title"]), "first": f1(first_sentence(body), record["title"]),
             "oracle": best_span(body, record["title"]) if oracle else None, "named": bool(name),
-            "leads": bool(name) and title.startswith(name), "length": len(title)}
+            "leads": bool(name) and title.startswith(name), "title": title}
 
 
 def summarize(scores: list[dict]) -> dict:
     oracle = [row["oracle"] for row in scores if row["oracle"] is not None]
+    titles = Counter(row["title"].lower() for row in scores)
     return {"derived": statistics.mean(row["derived"] for row in scores),
             "first": statistics.mean(row["first"] for row in scores),
             "oracle": statistics.mean(oracle) if oracle else None, "named": sum(row["named"] for row in scores),
-            "leads": sum(row["leads"] for row in scores), "longest": max(row["length"] for row in scores),
-            "count": len(scores)}
+            "leads": sum(row["leads"] for row in scores), "longest": max(len(row["title"]) for row in scores),
+            "shared": sum(count for count in titles.values() if count > 1),
+            "short": sum(len(row["title"].split()) <= 3 for row in scores), "count": len(scores)}
 
 
 def main() -> None:
@@ -102,7 +106,8 @@ def main() -> None:
     parser.add_argument("--show", type=int, default=0, help="print this many derived titles of the orals beside the real ones")
     parser.add_argument("--no-oracle", action="store_true", help="skip the best-span oracle on the large set (slow)")
     args = parser.parse_args()
-    print(f"{'set':<22} {'papers':>7} {'derived F1':>11} {'first sentence':>15} {'best span':>10} {'named, leading':>15} {'longest':>8}")
+    print(f"{'set':<22} {'papers':>7} {'derived F1':>11} {'first sentence':>15} {'best span':>10} {'named, leading':>15} {'longest':>8} "
+          f"{'shared':>7} {'<= 3 words':>11}")
     for name, path in SETS.items():
         records = read(path)
         scores = [score(record, oracle=not (args.no_oracle and len(records) > 1000)) for record in records]
@@ -111,7 +116,7 @@ def main() -> None:
             result = summarize(subset)
             oracle = f"{result['oracle']:.3f}" if result["oracle"] is not None else "-"
             print(f"{label:<22} {result['count']:>7,} {result['derived']:>11.3f} {result['first']:>15.3f} {oracle:>10} "
-                  f"{result['leads']:>7} of {result['named']:<5} {result['longest']:>8}")
+                  f"{result['leads']:>7} of {result['named']:<5} {result['longest']:>8} {result['shared']:>7} {result['short']:>11}")
     for record in read(SETS["NeurIPS 2025 orals"])[:args.show]:
         body = latex_to_markdown(record["abstract"])[0]
         title = derive_title(body)

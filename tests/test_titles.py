@@ -24,7 +24,7 @@ from papersite.ingest.title_candidates import phrase_spans
 from papersite.ingest.title_cleaning import clean_text, split_sentences
 from papersite.ingest.title_vocabulary import DANGLING, SPECIFIC_TITLE_WORDS, TITLE_MAX
 from papersite.ingest.title_words import WORD_FEATURES, expected_f1, load_model, title_odds
-from papersite.ingest.titles import derive_title, method_name
+from papersite.ingest.titles import allowed_titles, derive_title, method_name
 
 ROOT = Path(__file__).resolve().parent.parent
 SEED_FILE = ROOT / "content" / "sources" / "neurips2025-abstracts.txt"
@@ -256,6 +256,16 @@ def test_a_named_method_is_described_by_its_whole_description():
     assert title == "FoldNet: A graph network for protein structure prediction that learns contact maps from sequences"
     assert_reads_as_title(title, abstract)
 
+
+
+def test_a_choice_takes_no_field_name_and_no_cut_phrase_while_a_whole_specific_title_is_there():
+    """What the chooser (expected F1, or any ranker) may pick from: not the name of a field, not a phrase that
+    stops on an adjective; with nothing else, a short title still beats none."""
+    field, cut = "Large language models", "Robustness of language models to structured"
+    specific = "Robustness of large language models to prompt noise"
+    assert allowed_titles([field, cut, specific]) == [specific]
+    assert allowed_titles([field, cut]) == [field]
+    assert allowed_titles([cut]) == [cut]
 
 def test_a_defined_acronym_is_spelled_out_in_the_title():
     abstract = (

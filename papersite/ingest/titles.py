@@ -84,11 +84,14 @@ def choose_title(sentences: list[str]) -> str:
     # sorted() is stable and max() keeps the first of equals: the same abstract always gets the same title.
     promising = sorted(phrases, key=lambda phrase: -expected_f1(phrase, odds))[:FINISHED_CANDIDATES]
     titles = [title for title in [rule_title(sentences)] + [finish_candidate("", phrase) for phrase in promising] if title]
-    # A phrase cut to fit may end on an adjective ("robustness to structured | and ..."), and a short one names
-    # a field, not the paper: any other title is better.
+    return max(allowed_titles(titles), key=lambda title: expected_f1(title, odds))
+
+
+def allowed_titles(titles: list[str]) -> list[str]:
+    """The titles a choice may take: a phrase cut to fit may end on an adjective ("robustness to structured |
+    and ..."), and a short one names a field, not the paper: any other title is better."""
     whole = [title for title in titles if ends_whole(title)] or titles
-    specific = [title for title in whole if len(title.split()) >= SPECIFIC_TITLE_WORDS]
-    return max(specific or whole, key=lambda title: expected_f1(title, odds))
+    return [title for title in whole if len(title.split()) >= SPECIFIC_TITLE_WORDS] or whole
 
 
 def ends_whole(title: str) -> bool:
