@@ -9,7 +9,11 @@ gives the same bytes):
 
 - its abstract is 4 to 9 sentences taken from several real abstracts, in their order;
 - its title joins the first half of one real title to the second half of another;
-- its authors are drawn from two real author lists, so names recur across papers as people do;
+- its authors are drawn from two real author lists, and each name is, with probability
+  NEWCOMER, someone the real corpus does not have: a new person (a real given name joined to
+  another real family name) or one such person again. Names recur as people do, and the number
+  of people grows with the papers as in an anthology (164,468 at 100,000 papers), where real
+  names alone would stop at the corpus's 16,155 and make author pages look cheap at scale;
 - its venue is a real record's venue, and its year that record's year moved back by whole
   rounds of the corpus (2016 becomes 2015, 2014, ...), so there are many proceedings;
 - its keywords are a real record's (most are empty, as in the corpus).
@@ -32,6 +36,10 @@ from pathlib import Path
 
 CORPUS = Path(__file__).resolve().parent / "data" / "ml-abstracts.jsonl.gz"
 SEED = 20251203
+# The share of drawn author names that are people the real corpus does not have, and among them
+# the share who are new rather than one of those already made up.
+NEWCOMER = 0.6
+NEW_PERSON = 0.6
 # Sentence ends: a full stop, question or exclamation mark, then space and a capital (math and
 # abbreviations rarely match, and a mismatch only makes a longer sentence).
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
@@ -46,6 +54,8 @@ def generate(n: int) -> Iterator[dict]:
     real = read_corpus()
     yield from real[:n]
     rng = random.Random(SEED)
+    # Authors draw from a generator of their own: titles and abstracts are those of a run without newcomers.
+    people = Newcomers(random.Random(SEED + 1), [record["authors"] for record in real])
     sentences = [SENTENCE_END.split(record["abstract"]) for record in real]
     titles = {record["title"] for record in real}
     abstracts = {record["abstract"] for record in real}
@@ -62,7 +72,7 @@ def generate(n: int) -> Iterator[dict]:
         yield {
             "title": title,
             "abstract": abstract,
-            "authors": draw_authors(rng, base["authors"], rng.choice(real)["authors"]),
+            "authors": people.recast(draw_authors(rng, base["authors"], rng.choice(real)["authors"])),
             "keywords": base["keywords"],
             "venue": base["venue"],
             "year": base["year"] - shift,
@@ -91,6 +101,28 @@ def draw_sentences(rng: random.Random, sentences: list[list[str]]) -> list[str]:
 def draw_authors(rng: random.Random, first: list[str], second: list[str]) -> list[str]:
     names = list(dict.fromkeys(first[: rng.randint(1, len(first))] + second[: rng.randint(0, len(second))]))
     return names[:12]
+
+
+class Newcomers:
+    """People beyond the real corpus's: each drawn name is, with probability NEWCOMER, replaced by
+    a new person or by one made up before."""
+
+    def __init__(self, rng: random.Random, author_lists: list[list[str]]):
+        self.rng = rng
+        names = sorted({name for authors in author_lists for name in authors if len(name.split()) > 1})
+        self.given = [name.rsplit(" ", 1)[0] for name in names]
+        self.family = [name.rsplit(" ", 1)[1] for name in names]
+        self.made: list[str] = []
+
+    def recast(self, names: list[str]) -> list[str]:
+        recast = [self.newcomer() if self.rng.random() < NEWCOMER else name for name in names]
+        return list(dict.fromkeys(recast))
+
+    def newcomer(self) -> str:
+        if not self.made or self.rng.random() < NEW_PERSON:
+            self.made.append(f"{self.rng.choice(self.given)} {self.rng.choice(self.family)}")
+            return self.made[-1]
+        return self.rng.choice(self.made)
 
 
 def main(argv: list[str] | None = None) -> int:
