@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
-from .. import workers
+from .. import urls, workers
 from ..digests import Fingerprints, digest, fingerprint
 from ..errors import Problem
 from ..output import Staging
@@ -47,9 +47,9 @@ class BuildCache:
         self.store = Store(self.path, self.code)
         self.digests: dict[str, bytes] = {}   # of this build's output files
         self.kept: dict = {}                  # pages kept from the previous output
-        self.linking: workers.Background | None = None   # the previous output's files, being linked in ...
+        self.linking: workers.Background | None = None   # the previous output's pages, being linked in ...
         self.copied: set[str] = set()         # ... those of them that had to be copied
-        self.written: set[str] = set()        # files this build made anew
+        self.carried: set[str] = set()        # other files linked from it, each the file its manifest names
 
     @classmethod
     def for_output(cls, out: Path, cache_dir: Path | None, inputs: list[Path], base_url: str | None, clean: bool) -> "BuildCache":
@@ -98,10 +98,10 @@ class BuildCache:
     # --- this build ---------------------------------------------------------------------
 
     def link_previous(self, staging: Staging, jobs: int) -> None:
-        """Link every file of the previous output that is still as it was into `staging`, in a worker
+        """Link every page of the previous output that is still as it was into `staging`, in a worker
         while the build goes on (the stages' imports, the cache, the stages themselves): the pages
-        an edit keeps are then in place before it knows which they are, and whatever this build
-        makes anew replaces its link (Staging.write). `commit` takes out what it no longer makes."""
+        an edit keeps are then in place before it knows which they are, and a page it renders anew
+        replaces its link (Staging.write). `commit` takes out the pages it no longer makes."""
         if not self.output.manifest:
             return
         staging.shared = True
@@ -113,7 +113,7 @@ class BuildCache:
             return
         missing, moved, copied = self.linking.result()
         self.linking = None
-        self.output.checked = {path: path not in missing for path in self.output.manifest}
+        self.output.checked.update((path, path not in missing) for path in filter(urls.is_page, self.output.manifest))
         self.output.moved |= moved
         self.copied |= copied
 
@@ -137,7 +137,6 @@ class BuildCache:
         self.linked_previous()
         kept = kept_pages(paths, keys, records, self.output) if keys is not None else {}
         todo = [spec for spec in plan if spec.path not in kept]
-        self.written.update(spec.path for spec in todo)
         made = workers.ordered_map(partial(write_page, render, staging, None if keys is not None else shared), todo, jobs,
                                    setup=Fingerprints, on_progress=on_progress)
         self.digests.update(zip((spec.path for spec in todo), (page_digest for page_digest, _ in made)))
@@ -152,24 +151,22 @@ class BuildCache:
         for path, data in files.items():
             staging.write(path, data)
             self.digests[path] = content_digest(data)
-        self.written.update(files)
 
-    def add_written(self, digests: dict[str, bytes], written: set[str]) -> None:
-        """Files a worker put into the staging tree itself, by their digests; `written`: those it
-        wrote (the others are the previous output's, linked in by `link_previous`)."""
+    def add_written(self, digests: dict[str, bytes], linked: set[str]) -> None:
+        """Files a worker put into the staging tree itself, by their digests; `linked`: those of them
+        it linked from the previous output, whose manifest entries still hold (a stat each spared:
+        most of a large site's search files)."""
         self.digests.update(digests)
-        self.written |= written
+        self.carried |= linked
 
     def commit(self, staging: Staging) -> None:
         """Swap the new output in; what each of its files is, for the next build to check."""
         self.linked_previous()
         previous = self.output.manifest
-        for path in previous.keys() - self.digests.keys():
+        for path in filter(urls.is_page, previous.keys() - self.digests.keys()):
             staging.remove(path)
         staging.commit()
-        # A file linked in as the previous manifest recorded it is the same inode: its entry holds.
-        intact = {path for path, ok in self.output.checked.items() if ok}
-        linked = (intact & self.digests.keys()) - self.written - self.copied - self.output.moved
+        linked = (set(self.kept) - self.copied - self.output.moved) | self.carried
         self.manifest = output_manifest(self.out, self.digests, previous, linked)
 
     def save(self, states: dict, warnings: tuple[Problem, ...], notes: tuple[Problem, ...], pages: int, files: int,
