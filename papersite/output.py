@@ -175,9 +175,16 @@ class Staging:
             raise write_error(self.out, exc) from None
 
     def remove(self, rel: str) -> None:
-        """Take out a file linked in that this build does not make (a page gone, a search shard no longer needed)."""
+        """Take out a page linked in that this build does not make (after its last write), and the
+        folders that leaves empty, as a build that never had it would have none (a listing's
+        `page-N.html` folder)."""
+        target = self.prefix + rel
         try:
-            os.unlink(self.prefix + rel)
+            os.unlink(target)
+            folder = os.path.dirname(target)
+            while folder != str(self.root) and not os.listdir(folder):
+                os.rmdir(folder)
+                folder = os.path.dirname(folder)
         except FileNotFoundError:
             pass
         except OSError as exc:

@@ -502,6 +502,21 @@ def test_the_previous_output_linked_in_while_the_build_runs(proj, tmp_path, monk
     assert_same_as_clean(proj, tmp_path)
 
 
+def test_pages_no_longer_made_leave_no_empty_folder(proj, tmp_path):
+    """The previous output's pages are all linked into the new tree first: those a build no longer
+    makes are taken out, with the folders that leaves empty, as a clean build has none."""
+    with open(proj / "site.yml", "a", encoding="utf-8") as f:
+        f.write("per_page: 7\n")
+    build(options(proj, jobs=2))
+    assert (proj / "site" / "browse" / "page-2.html").is_file()
+    edit(proj / "site.yml", "per_page: 7\n", "per_page: 1000\n")
+    build(options(proj, jobs=2))
+    assert not (proj / "site" / "browse").exists()
+    assert_same_as_clean(proj, tmp_path)
+    ours, clean = proj / "site", tmp_path / "clean" / "site"
+    assert {p.relative_to(ours) for p in ours.rglob("*") if p.is_dir()} == {p.relative_to(clean) for p in clean.rglob("*") if p.is_dir()}
+
+
 def author_inodes(root: Path) -> dict[str, int]:
     """Each author page's inode: a page kept from the previous output is linked, a rendered one is new."""
     return {path.name: path.stat().st_ino for path in (root / "site" / "authors").rglob("*.html")}
