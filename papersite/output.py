@@ -119,6 +119,10 @@ class Staging:
         self.root = self.out.with_name(f".{self.out.name}.tmp-{os.getpid()}")
         self.prefix = os.path.join(self.root, "")   # string paths: a Path per file costs more than its syscalls
         self.made: set[str] = set()
+        # True once files of the previous output are being linked in while the build writes
+        # (incremental/cache.py `link_previous`): a write must then replace a link, never write
+        # through it into the previous output's file.
+        self.shared = False
         self.committed = False
 
     def __enter__(self) -> "Staging":
@@ -136,25 +140,53 @@ class Staging:
 
     def write(self, rel: str, data: str | bytes) -> None:
         target = self.prefix + rel
+        data = data.encode("utf-8") if isinstance(data, str) else data
         try:
             self.make_parent(target)
-            write_file(target, data.encode("utf-8") if isinstance(data, str) else data)
+            if not self.shared:
+                write_file(target, data)
+                return
+            # Written beside it and renamed over it: whichever of the link and this file comes
+            # first, this file is what stays (a link made after it finds the name taken).
+            folder, name = os.path.split(target)
+            part = os.path.join(folder, f".{name}.part-{os.getpid()}")
+            write_file(part, data)
+            os.replace(part, target)
         except OSError as exc:   # raised in a worker too: a SiteError travels back as it is
             raise write_error(self.out, exc) from None
 
     def link(self, rel: str, source: str) -> bool:
         """Hard-link a file of the previous output into the tree (a copy where links fail); False
         when it had to be copied. The previous output is never written to, and the new tree
-        replaces it whole, so a link is as good as a copy and costs no bytes."""
+        replaces it whole, so a link is as good as a copy and costs no bytes. A file this build
+        already wrote there stays (True)."""
         target = self.prefix + rel
         try:
             self.make_parent(target)
             try:
                 os.link(source, target)
                 return True
+            except FileExistsError:
+                return True
             except OSError:
                 write_file(target, Path(source).read_bytes())
                 return False
+        except OSError as exc:
+            raise write_error(self.out, exc) from None
+
+    def remove(self, rel: str) -> None:
+        """Take out a page linked in that this build does not make (after its last write), and the
+        folders that leaves empty, as a build that never had it would have none (a listing's
+        `page-N.html` folder)."""
+        target = self.prefix + rel
+        try:
+            os.unlink(target)
+            folder = os.path.dirname(target)
+            while folder != str(self.root) and not os.listdir(folder):
+                os.rmdir(folder)
+                folder = os.path.dirname(folder)
+        except FileNotFoundError:
+            pass
         except OSError as exc:
             raise write_error(self.out, exc) from None
 

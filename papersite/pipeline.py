@@ -20,8 +20,9 @@ from .incremental.cache import BuildCache, WarmCache
 from .inputs.config import load_config
 from .model import SiteConfig
 from .options import PROJECT_ROOT, BuildOptions, BuildResult, check_strict
-from .output import build_lock, check_output_target, output_path, restore_interrupted_swap
+from .output import Staging, build_lock, check_output_target, output_path, restore_interrupted_swap
 from .progress import Progress
+from .workers import resolve_jobs
 
 
 def build(options: BuildOptions, progress: Progress | None = None, warm: WarmCache | None = None,
@@ -47,8 +48,15 @@ def run_build(options: BuildOptions, progress: Progress, warm: WarmCache | None)
     cache = BuildCache.for_output(options.out, options.cache_dir, input_paths(options), options.base_url, options.clean)
     if not report.errors and cache.unchanged():
         return unchanged_build(options, cache, warm, started)
-    from .stages import run_stages   # only now: see the module's docstring
-    return run_stages(options, config, report, cache, progress, warm, started)
+    with Staging(options.out) as staging:
+        # From here on a worker links the previous output's files into the new tree, on another
+        # core, while this process imports the stages and runs them (bench/README.md).
+        cache.link_previous(staging, resolve_jobs(options.jobs))
+        try:
+            from .stages import run_stages   # only now: see the module's docstring
+            return run_stages(options, config, report, cache, staging, progress, warm, started)
+        finally:
+            cache.cancel_linking()
 
 
 def read_config(options: BuildOptions, report: Report) -> SiteConfig | None:

@@ -36,18 +36,18 @@ from .render.plan import plan_pages, site_chrome
 from .workers import Background, resolve_jobs
 
 
-def run_stages(options: BuildOptions, config: SiteConfig | None, report: Report, cache: BuildCache, progress: Progress,
-               warm: WarmCache | None, started: float) -> BuildResult:
-    """The whole build. A stage that keeps something for the next build is given what the last one
-    kept (`cache.previous(name)`) and hands back its new state (`new[name]`)."""
+def run_stages(options: BuildOptions, config: SiteConfig | None, report: Report, cache: BuildCache, staging: Staging,
+               progress: Progress, warm: WarmCache | None, started: float) -> BuildResult:
+    """The whole build, into `staging`. A stage that keeps something for the next build is given what
+    the last one kept (`cache.previous(name)`) and hands back its new state (`new[name]`)."""
     # One BLAS thread: the build spreads its work over processes, and one thread also fixes the
     # summation order, so the map's coordinates never depend on the core count.
     with threadpool_limits(limits=1, user_api="blas"):
-        return run_all(options, config, report, cache, progress, warm, started)
+        return run_all(options, config, report, cache, staging, progress, warm, started)
 
 
-def run_all(options: BuildOptions, config: SiteConfig | None, report: Report, cache: BuildCache, progress: Progress,
-            warm: WarmCache | None, started: float) -> BuildResult:
+def run_all(options: BuildOptions, config: SiteConfig | None, report: Report, cache: BuildCache, staging: Staging,
+            progress: Progress, warm: WarmCache | None, started: float) -> BuildResult:
     clock, new = StageClock(), {}
     cache.load(warm)
     jobs = resolve_jobs(options.jobs)
@@ -66,45 +66,44 @@ def run_all(options: BuildOptions, config: SiteConfig | None, report: Report, ca
     site = list_site(config, taxonomy, paper_pages(papers, texts, authorship.credits))
     site, new["author pages"] = with_authors(site, authorship, cache.previous("author pages"))
     keys = bibtex_keys(papers)
-    with Staging(options.out) as staging:
-        layout = None
-        # Search and the exports need the papers' texts, not their related papers or the pages: a
-        # worker makes them meanwhile (and writes them), with a cache of its own.
-        side = Background(partial(publish_side_files, site, keys, staging, cache.output, cache.worker_path, cache.code,
-                                  not options.clean), jobs)
-        try:
-            with clock("related papers"):
-                terms, new["terms"] = weigh_terms(page_texts(site.papers), cache.previous("terms"))
-                # A first build lays the map out afresh (t-SNE: seconds at a conference's size): on
-                # another core while this one ranks related papers. A later build keeps the points.
-                if tsne_ahead(cache.previous("projection"), len(site.papers)):
-                    layout = Background(partial(fresh_layout, terms.vectors), jobs)
-                related, new["related"] = relate_papers(site.papers, terms, cache.previous("related"))
-            with clock("topic map"):
-                ids = [page.paper.id for page in site.papers]
-                coordinates, new["projection"] = project_2d(terms, ids, cache.previous("projection"),
-                                                            layout.result if layout is not None else None)
-                topic_map = layout_map(site.papers, coordinates, taxonomy, terms)
-            plan = plan_pages(site, keys, related, topic_map)
-            progress.stage("rendering pages")
-            with clock("render"):
-                chrome = site_chrome(site)
-                new["pages"] = cache.render_pages(plan, Renderer(env, chrome).render, staging, options.templates, chrome,
-                                                  jobs, progress.tick)
-            progress.stage("building the search index and exports")
-            with clock("search and exports (waiting)"):
-                cache.add_written(side.result())
-        finally:
-            side.cancel()
-            if layout is not None:
-                layout.cancel()
-        check_strict(options, tuple(report.warnings))
-        notes = () if config.base_url else (Problem(str(options.config), None, BASE_URL_NOTE),)
-        progress.stage("writing")
-        with clock("write"):
-            static = static_files(options)
-            cache.write(staging, {**sitemap_files(config, plan), **static})
-            cache.commit(staging)
+    layout = None
+    # Search and the exports need the papers' texts, not their related papers or the pages: a
+    # worker makes them meanwhile (and writes them), with a cache of its own.
+    side = Background(partial(publish_side_files, site, keys, staging, cache.output, cache.worker_path, cache.code,
+                              not options.clean), jobs)
+    try:
+        with clock("related papers"):
+            terms, new["terms"] = weigh_terms(page_texts(site.papers), cache.previous("terms"))
+            # A first build lays the map out afresh (t-SNE: seconds at a conference's size): on
+            # another core while this one ranks related papers. A later build keeps the points.
+            if tsne_ahead(cache.previous("projection"), len(site.papers)):
+                layout = Background(partial(fresh_layout, terms.vectors), jobs)
+            related, new["related"] = relate_papers(site.papers, terms, cache.previous("related"))
+        with clock("topic map"):
+            ids = [page.paper.id for page in site.papers]
+            coordinates, new["projection"] = project_2d(terms, ids, cache.previous("projection"),
+                                                        layout.result if layout is not None else None)
+            topic_map = layout_map(site.papers, coordinates, taxonomy, terms)
+        plan = plan_pages(site, keys, related, topic_map)
+        progress.stage("rendering pages")
+        with clock("render"):
+            chrome = site_chrome(site)
+            new["pages"] = cache.render_pages(plan, Renderer(env, chrome).render, staging, options.templates, chrome,
+                                              jobs, progress.tick)
+        progress.stage("building the search index and exports")
+        with clock("search and exports (waiting)"):
+            cache.add_written(*side.result())
+    finally:
+        side.cancel()
+        if layout is not None:
+            layout.cancel()
+    check_strict(options, tuple(report.warnings))
+    notes = () if config.base_url else (Problem(str(options.config), None, BASE_URL_NOTE),)
+    progress.stage("writing")
+    with clock("write"):
+        static = static_files(options)
+        cache.write(staging, {**sitemap_files(config, plan), **static})
+        cache.commit(staging)
     files = len(cache.digests) - len(static)
     with clock("cache"):
         cache.save(new, tuple(report.warnings), notes, len(plan), files, warm)
@@ -119,25 +118,26 @@ def check_lunr_js(options: BuildOptions, report: Report) -> None:
 
 
 def publish_side_files(site: Site, keys: dict[str, str], staging: Staging, previous: PreviousOutput, path: Path,
-                       code: bytes, read: bool) -> dict[str, bytes]:
+                       code: bytes, read: bool) -> tuple[dict[str, bytes], set[str]]:
     """The search files, the exports and the feeds, written into `staging` by the worker that makes
     them, with a cache of its own that it reads and writes itself (the build process is spared
-    loading and saving it, and the files' bytes never travel back); their digests. A file the
-    previous output holds byte for byte is linked from it, not written: a large site's search is
-    tens of thousands of files, of which an edit changes a few dozen."""
+    loading and saving it, and the files' bytes never travel back); their digests, and the files
+    linked from the previous output as it recorded them. A file the previous output holds byte
+    for byte is linked from it, not written: a large site's search is tens of thousands of files,
+    of which an edit changes a few dozen."""
     store = Store.open(path, code, read=read)
     entries, lines, records = paper_records(site, keys, store.previous("records"))
     search, counted = build_search_files(site, entries, store.previous("search"))
     store.save({"records": records, "search": counted}, {})
-    digests = {}
+    digests, linked = {}, set()
     for name, data in {**search, **export_files(site, entries, lines), **feed_files(site)}.items():
         digests[name] = content_digest(data)
         kept = previous.on_disk(name)
-        if kept is not None and kept.digest == digests[name]:
-            staging.link(name, previous.prefix + name)   # (copied where links fail: the same bytes)
-        else:
+        if kept is None or kept.digest != digests[name]:
             staging.write(name, data)
-    return digests
+        elif staging.link(name, previous.prefix + name) and name not in previous.moved:   # (else copied: the same bytes)
+            linked.add(name)
+    return digests, linked
 
 
 def static_files(options: BuildOptions) -> dict[str, bytes]:

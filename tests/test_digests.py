@@ -56,12 +56,15 @@ def test_a_paper_pages_version_changes_with_everything_it_is_made_from():
         paper_page(PAPERS, 1, make_text(b"t2"), CREDITS),                                  # its title or abstract
         paper_page(PAPERS, 1, text, (Credit("Ada Lovelace", "ada-lovelace-2"),)),          # its authors' pages
         paper_page(PAPERS, 1, text, (Credit("Ada Lovelace", None),)),
+        paper_page(PAPERS, 1, text, (Credit("Ada King", "ada-lovelace"),)),
         paper_page([make_paper("z", b"pz"), PAPERS[1], PAPERS[2]], 1, text, CREDITS),       # its neighbours
         paper_page([PAPERS[0], PAPERS[1]], 1, text, CREDITS),
     ]
     versions = [page.version for page in variants]
     assert base not in versions
     assert len(set(versions)) == len(versions)
+    # A field added to Credit must be added to paper_page's version (and here).
+    assert [f.name for f in fields(Credit)] == ["name", "slug"]
 
 
 def test_without_its_inputs_versions_a_paper_page_is_digested_by_content():

@@ -473,6 +473,50 @@ def test_an_output_restored_from_a_ci_cache_is_kept_by_its_bytes(proj, tmp_path)
     assert_same_as_clean(proj, tmp_path)
 
 
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_the_previous_output_linked_in_while_the_build_runs(proj, tmp_path, monkeypatch, jobs):
+    """BuildCache.link_previous links the previous output's intact files into the new tree in a
+    worker, while the build writes what it makes anew over them: what was edited, added, removed
+    or tampered with still comes out as a clean build's, and the manifest names each file as it is
+    (the entries of the files linked in are carried over, every other one is new)."""
+    monkeypatch.setattr(workers, "MIN_PARALLEL_ITEMS", 8)
+    build(options(proj, jobs=jobs))
+    papers = sorted((proj / "content" / "papers").glob("*.md"))
+    edit(papers[2], "\n---\n", "\n---\nAn edit while the previous output is linked in.\n\n")
+    gone = papers[4].stem
+    edit(papers[4], f"slug: {gone}\n", "slug: a-renamed-paper\n")   # its old page is linked in, then taken out
+    site = proj / "site"
+    (site / "tags" / "index.html").write_text("tampered", encoding="utf-8")
+    (site / "papers.bib").unlink()   # made by the search and exports worker
+    kept = sorted((site / "authors").glob("*.html"))[-1]
+    inode = kept.stat().st_ino
+    result = build(options(proj, jobs=jobs))
+    assert 0 < result.rendered < result.reused
+    assert kept.stat().st_ino == inode   # an untouched page is the previous output's file, linked
+    assert not (site / "papers" / f"{gone}.html").exists()
+    assert not list(site.parent.glob(".site.tmp-*")) and not list(site.rglob(".*.part-*"))
+    manifest = store_module.read_sealed(state_path(default_cache_path(site)), CODE)[0]["manifest"]
+    for path, (_, *identity) in manifest.items():
+        st = os.stat(site / path)
+        assert identity == [st.st_ino, st.st_size, st.st_mtime_ns], path
+    assert_same_as_clean(proj, tmp_path)
+
+
+def test_pages_no_longer_made_leave_no_empty_folder(proj, tmp_path):
+    """The previous output's pages are all linked into the new tree first: those a build no longer
+    makes are taken out, with the folders that leaves empty, as a clean build has none."""
+    with open(proj / "site.yml", "a", encoding="utf-8") as f:
+        f.write("per_page: 7\n")
+    build(options(proj, jobs=2))
+    assert (proj / "site" / "browse" / "page-2.html").is_file()
+    edit(proj / "site.yml", "per_page: 7\n", "per_page: 1000\n")
+    build(options(proj, jobs=2))
+    assert not (proj / "site" / "browse").exists()
+    assert_same_as_clean(proj, tmp_path)
+    ours, clean = proj / "site", tmp_path / "clean" / "site"
+    assert {p.relative_to(ours) for p in ours.rglob("*") if p.is_dir()} == {p.relative_to(clean) for p in clean.rglob("*") if p.is_dir()}
+
+
 def author_inodes(root: Path) -> dict[str, int]:
     """Each author page's inode: a page kept from the previous output is linked, a rendered one is new."""
     return {path.name: path.stat().st_ino for path in (root / "site" / "authors").rglob("*.html")}

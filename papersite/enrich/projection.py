@@ -24,7 +24,6 @@ from typing import Callable, Sequence
 
 import numpy as np
 import scipy.sparse as sp
-from scipy.sparse.linalg import LinearOperator, svds
 
 from ..digests import digest
 from .terms import TermMatrix
@@ -176,6 +175,10 @@ def dense_svd(vectors: sp.csr_array, mean: np.ndarray) -> tuple[np.ndarray, np.n
 
 def sparse_svd(vectors: sp.csr_array, mean: np.ndarray, components: int) -> tuple[np.ndarray, np.ndarray]:
     """Top singular pairs of (vectors - mean) without ever forming the dense centred matrix."""
+    # Imported here: SciPy's linear algebra takes ~0.15 s to import, and only a fresh layout needs it
+    # (bench/README.md, Measured choices).
+    from scipy.sparse.linalg import LinearOperator, svds
+
     transposed = vectors.T.tocsr()
     centred = LinearOperator(
         shape=vectors.shape,

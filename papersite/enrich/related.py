@@ -15,7 +15,7 @@ from typing import Sequence
 import numpy as np
 import scipy.sparse as sp
 
-from ..digests import text_digest
+from ..digests import leaf
 from . import candidates
 from .candidates import TermIndex, index_terms, reindex, score_all, score_rows
 from .terms import TermMatrix
@@ -54,12 +54,10 @@ class RelatedList:
 
 
 def related_list(links: tuple[RelatedLink, ...]) -> RelatedList:
-    """The list with its version: every field of every link, as length-prefixed texts, which is
-    several times cheaper than pickling them (tests/test_digests.py checks it misses no field)."""
-    parts = [str(len(links))]
-    for link in links:
-        parts += (link.slug, link.title_html, str(len(link.shared_terms)), *link.shared_terms)
-    return RelatedList(links, text_digest(*parts))
+    """The list with its version: every field of every link, as plain tuples of texts, which pickle
+    in C (a dataclass pickles through Python, and the texts one by one cost twice as much:
+    bench/README.md; tests/test_digests.py checks it misses no field)."""
+    return RelatedList(links, leaf(tuple((link.slug, link.title_html, link.shared_terms) for link in links)))
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,6 @@ import math
 
 import numpy as np
 import scipy.sparse as sp
-from scipy.sparse.linalg import svds
 
 LSA_DIMS = 50
 # Up to this many papers are laid out by t-SNE itself; beyond, the rest are placed by their neighbours.
@@ -65,6 +64,9 @@ def lsa_vectors(vectors: sp.csr_array, core: np.ndarray) -> np.ndarray:
     dims = min(LSA_DIMS, min(fitted.shape) - 1)
     if dims < 1:
         return np.zeros((vectors.shape[0], 1), dtype=np.float32)
+    # Imported here, as in projection.sparse_svd: only a fresh layout needs it.
+    from scipy.sparse.linalg import svds
+
     # A fixed start makes ARPACK reproducible.
     start = np.random.default_rng(SEED).uniform(-1.0, 1.0, size=min(fitted.shape))
     _, values, directions = svds(fitted.astype(np.float64), k=dims, v0=start, solver="arpack")

@@ -12,13 +12,13 @@ from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
-from .. import workers
+from .. import urls, workers
 from ..digests import Fingerprints, digest, fingerprint
 from ..errors import Problem
 from ..output import Staging
 from .inputs import FileDigests, code_version, input_version, tree_version
-from .reuse import (PageRecords, PreviousOutput, content_digest, kept_pages, output_manifest, page_key, page_keys,
-                    record_pages)
+from .reuse import (PageRecords, PreviousOutput, content_digest, kept_pages, link_intact, output_manifest, page_key,
+                    page_keys, record_pages)
 from .store import Store, default_cache_path, read_sealed, state_path, templates_path, worker_path
 
 
@@ -46,8 +46,10 @@ class BuildCache:
         self.output = PreviousOutput(self.out, self.last.get("manifest"))
         self.store = Store(self.path, self.code)
         self.digests: dict[str, bytes] = {}   # of this build's output files
-        self.kept: dict = {}                  # pages linked from the previous output ...
-        self.copied: set[str] = set()         # ... and those of them that had to be copied
+        self.kept: dict = {}                  # pages kept from the previous output
+        self.linking: workers.Background | None = None   # the previous output's pages, being linked in ...
+        self.copied: set[str] = set()         # ... those of them that had to be copied
+        self.carried: set[str] = set()        # other files linked from it, each the file its manifest names
 
     @classmethod
     def for_output(cls, out: Path, cache_dir: Path | None, inputs: list[Path], base_url: str | None, clean: bool) -> "BuildCache":
@@ -95,11 +97,36 @@ class BuildCache:
 
     # --- this build ---------------------------------------------------------------------
 
+    def link_previous(self, staging: Staging, jobs: int) -> None:
+        """Link every page of the previous output that is still as it was into `staging`, in a worker
+        while the build goes on (the stages' imports, the cache, the stages themselves): the pages
+        an edit keeps are then in place before it knows which they are, and a page it renders anew
+        replaces its link (Staging.write). `commit` takes out the pages it no longer makes."""
+        if not self.output.manifest:
+            return
+        staging.shared = True
+        self.linking = workers.Background(partial(link_intact, staging, self.output), jobs)
+
+    def linked_previous(self) -> None:
+        """Wait for `link_previous`; which files of the previous output were intact, then, is known without a stat."""
+        if self.linking is None:
+            return
+        missing, moved, copied = self.linking.result()
+        self.linking = None
+        self.output.checked.update((path, path not in missing) for path in filter(urls.is_page, self.output.manifest))
+        self.output.moved |= moved
+        self.copied |= copied
+
+    def cancel_linking(self) -> None:
+        if self.linking is not None:
+            self.linking.cancel()
+            self.linking = None
+
     def render_pages(self, plan: Sequence, render: Callable, staging: Staging, templates: Path, chrome, jobs: int,
                      on_progress: Callable[[int], None]) -> PageRecords:
         """Every page of the plan into `staging`: rendered (by the workers, which write what they
-        render), or linked from the previous output when it already holds that page. The page
-        records for the next build.
+        render), or kept from the previous output when it already holds that page (`link_previous`
+        put it there). The page records for the next build.
 
         A page's key is the code, the templates and the chrome (what every page shows), and its spec."""
         shared = digest(self.code + tree_version(templates, files=self.files) + fingerprint(chrome))
@@ -107,10 +134,8 @@ class BuildCache:
         records = self.previous("pages")
         # With nothing to keep (a cold build), each page's key is taken by the worker rendering it.
         keys = page_keys(plan, shared) if records else None
+        self.linked_previous()
         kept = kept_pages(paths, keys, records, self.output) if keys is not None else {}
-        for path in kept:
-            if not staging.link(path, self.output.prefix + path):
-                self.copied.add(path)
         todo = [spec for spec in plan if spec.path not in kept]
         made = workers.ordered_map(partial(write_page, render, staging, None if keys is not None else shared), todo, jobs,
                                    setup=Fingerprints, on_progress=on_progress)
@@ -127,14 +152,22 @@ class BuildCache:
             staging.write(path, data)
             self.digests[path] = content_digest(data)
 
-    def add_written(self, digests: dict[str, bytes]) -> None:
-        """Files a worker wrote into the staging tree itself, by their digests."""
+    def add_written(self, digests: dict[str, bytes], linked: set[str]) -> None:
+        """Files a worker put into the staging tree itself, by their digests; `linked`: those of them
+        it linked from the previous output, whose manifest entries still hold (a stat each spared:
+        most of a large site's search files)."""
         self.digests.update(digests)
+        self.carried |= linked
 
     def commit(self, staging: Staging) -> None:
         """Swap the new output in; what each of its files is, for the next build to check."""
+        self.linked_previous()
+        previous = self.output.manifest
+        for path in filter(urls.is_page, previous.keys() - self.digests.keys()):
+            staging.remove(path)
         staging.commit()
-        self.manifest = output_manifest(self.out, self.digests, self.output.manifest, set(self.kept) - self.copied - self.output.moved)
+        linked = (set(self.kept) - self.copied - self.output.moved) | self.carried
+        self.manifest = output_manifest(self.out, self.digests, previous, linked)
 
     def save(self, states: dict, warnings: tuple[Problem, ...], notes: tuple[Problem, ...], pages: int, files: int,
              warm: WarmCache | None) -> None:
