@@ -88,11 +88,32 @@ class Chrome:
         return self.tags_by_slug[slug]
 
 
+# Pages a listing's navigation links on either side of the current one, besides the first and the last:
+# linking every page put 2,000 links (106 KB) on each of the 2,000 pages of a 100,000-paper listing.
+PAGINATION_WINDOW = 2
+
+
 @dataclass(frozen=True)
 class Pagination:
     number: int
     count: int
     paths: tuple[str, ...]
+
+    @property
+    def shown(self) -> tuple[tuple[int, str] | None, ...]:
+        """(number, path) of each page the navigation links, in order, with None where it skips
+        pages: the first, the last, and those within PAGINATION_WINDOW of this one. A skip of one
+        page shows that page instead: "…" would take as much room."""
+        near = range(max(1, self.number - PAGINATION_WINDOW), min(self.count, self.number + PAGINATION_WINDOW) + 1)
+        numbers = sorted({1, self.count, *near})
+        shown: list[tuple[int, str] | None] = []
+        for before, number in zip([0, *numbers], numbers):
+            if number - before == 2:
+                shown.append((before + 1, self.paths[before]))
+            elif number - before > 2:
+                shown.append(None)
+            shown.append((number, self.paths[number - 1]))
+        return tuple(shown)
 
     @property
     def prev_path(self) -> str | None:
