@@ -49,7 +49,7 @@ from papersite.ingest.title_phrases import find_named, subject_phrase  # noqa: E
 from papersite.ingest.title_shaping import capitalize_first, finish_phrase  # noqa: E402
 from papersite.ingest.title_vocabulary import ARTICLES, MAKE_RE, STUDY_RE, TITLE_MAX  # noqa: E402
 from papersite.ingest.title_words import GLUE_WORDS, WORD_RE, expected_f1, title_odds, word_key  # noqa: E402
-from papersite.ingest.titles import allowed_titles, derive_title, finish_candidate, rule_title  # noqa: E402
+from papersite.ingest.titles import allowed_titles, derive_title, finished_titles  # noqa: E402
 
 TOPIC_SENTENCES = 3
 TECHNIQUE_OPENERS = frozenset(
@@ -89,9 +89,8 @@ def read_papers(records: list[dict], all_connectors: bool, strict: bool) -> list
 
 
 def span_titles(sentences: list[str], acronyms: dict[str, str]) -> list[str]:
-    """Every candidate the derived title is chosen among today, finished as a title (as bench/title_ranker.py)."""
-    finished = [rule_title(sentences)] + [finish_candidate("", phrase) for phrase in candidate_phrases(sentences, acronyms)]
-    return list(dict.fromkeys(title for title in finished if title))
+    """Every candidate the derived title is chosen among today, finished as a title: every phrase, not only the promising ones."""
+    return list(finished_titles(sentences, candidate_phrases(sentences, acronyms)))
 
 
 def composed_titles(sentences: list[str], acronyms: dict[str, str], all_connectors: bool, strict: bool) -> list[str]:

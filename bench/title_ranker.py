@@ -48,7 +48,7 @@ from papersite.ingest.title_cleaning import clean_text, split_math_spans, split_
 from papersite.ingest.title_phrases import contribution_in, find_named, is_name_like  # noqa: E402
 from papersite.ingest.title_vocabulary import ARTICLES, PREPOSITIONS, SPAN_OPENERS  # noqa: E402
 from papersite.ingest.title_words import GLUE_WORDS, WORD_RE, expected_f1, title_odds, word_key  # noqa: E402
-from papersite.ingest.titles import allowed_titles, derive_title, finish_candidate, rule_title  # noqa: E402
+from papersite.ingest.titles import allowed_titles, derive_title, finished_titles  # noqa: E402
 
 FEATURES = (
     "expected F1", "expected shared words", "likeliest word", "least likely word", "words", "log words",
@@ -93,11 +93,7 @@ def candidate_choice(sentences: list[str], truth: str) -> Choice:
     acronyms = find_acronyms(sentences)
     odds = title_odds(sentences, acronyms)
     contributions = {found[1] for found in map(contribution_in, sentences[:CONTRIBUTION_SENTENCES]) if found}
-    rules = rule_title(sentences)
-    finished = {rules: None}
-    for phrase in candidate_phrases(sentences, acronyms):
-        finished.setdefault(finish_candidate("", phrase), phrase)
-    finished.pop(None, None)
+    finished = finished_titles(sentences, candidate_phrases(sentences, acronyms))
     allowed = allowed_titles(list(finished))
     rows = [candidate_features(title, finished[title], sentences, odds, contributions) for title in allowed]
     return Choice(np.array(rows), np.array([f1(title, truth) for title in allowed]))

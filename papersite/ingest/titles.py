@@ -83,8 +83,18 @@ def choose_title(sentences: list[str]) -> str:
     phrases = candidate_phrases(sentences, acronyms)
     # sorted() is stable and max() keeps the first of equals: the same abstract always gets the same title.
     promising = sorted(phrases, key=lambda phrase: -expected_f1(phrase, odds))[:FINISHED_CANDIDATES]
-    titles = [title for title in [rule_title(sentences)] + [finish_candidate("", phrase) for phrase in promising] if title]
-    return max(allowed_titles(titles), key=lambda title: expected_f1(title, odds))
+    return max(allowed_titles(list(finished_titles(sentences, promising))), key=lambda title: expected_f1(title, odds))
+
+
+def finished_titles(sentences: list[str], phrases: list[str]) -> dict[str, str | None]:
+    """The rules' own title and each phrase finished as a title, in that order and each once, with the
+    phrase it was finished from (None: the rules')."""
+    rules = rule_title(sentences)
+    finished: dict[str, str | None] = {rules: None} if rules else {}
+    for phrase in phrases:
+        if title := finish_candidate("", phrase):
+            finished.setdefault(title, phrase)
+    return finished
 
 
 def allowed_titles(titles: list[str]) -> list[str]:
