@@ -18,6 +18,9 @@ links are built too.
 - peak memory (largest resident set of the build process and its workers, from wait4);
 - per-stage seconds of the cold build (related papers among them), from the build itself;
 - output size, file count and the largest HTML page;
+- the GitHub Pages artifact the site makes: the tar actions/upload-pages-artifact packs, and that
+  tar deflated at level 6 as actions/upload-artifact@v4 uploads it, which is the size
+  actions/deploy-pages compares with its 1 GB limit (the tar itself must stay under 10 GB);
 - the same N pages built by MkDocs (pinned, built-in `mkdocs` theme and `search` plugin,
   `use_directory_urls: false`, one Markdown page per paper with its title as H1), installed by
   this script into its own virtual environment under bench/.work/ and timed in the same run,
@@ -40,6 +43,7 @@ import sys
 import tempfile
 import threading
 import time
+import zlib
 from pathlib import Path
 from urllib.request import urlopen
 
@@ -187,7 +191,25 @@ def output_stats(site: Path) -> dict:
         "largest_html": (str(largest.relative_to(site)), largest.stat().st_size),
         "largest_listing": (str(largest_listing.relative_to(site)), largest_listing.stat().st_size),
         "median_paper_page": statistics.median(p.stat().st_size for p in papers),
+        "pages_artifact": pages_artifact(site),
     }
+
+
+def pages_artifact(site: Path) -> dict:
+    """Bytes of the site as GitHub Pages receives it: upload-pages-artifact's tar (the same command),
+    and that tar deflated at level 6, upload-artifact@v4's default, which is the artifact size
+    deploy-pages checks ("Uploaded artifact size of ... exceeds the allowed size of 1 GB")."""
+    tar = subprocess.Popen(["tar", "--dereference", "--hard-dereference", "--directory", str(site), "-cf", "-",
+                            "--exclude=.git", "--exclude=.github", "."], stdout=subprocess.PIPE)
+    deflate = zlib.compressobj(6, zlib.DEFLATED, -zlib.MAX_WBITS)
+    tar_bytes = deflated = 0
+    while chunk := tar.stdout.read(1 << 20):
+        tar_bytes += len(chunk)
+        deflated += len(deflate.compress(chunk))
+    deflated += len(deflate.flush())
+    if tar.wait() != 0:
+        raise SystemExit(f"tar failed on {site}")
+    return {"tar": tar_bytes, "deflated": deflated}
 
 
 def output_kind(rel: str) -> str:
@@ -367,6 +389,9 @@ def show(results: list[dict]) -> None:
             ("peak memory MB", f"{r['peak_rss_mb']:.0f}", "largest RSS of a build process or worker (target < 1024)"),
             ("output", f"{r['output']['bytes'] / 1e6:.1f} MB", f"{r['output']['files']} files, "
              f"{r['output']['bytes'] / n / 1e3:.1f} KB per paper (target < 10)"),
+            ("GitHub Pages artifact", f"{r['output']['pages_artifact']['deflated'] / 1e6:.1f} MB",
+             (f"the tar deflated as upload-artifact does, what deploy-pages checks against 1 GB; "
+              f"the tar {r['output']['pages_artifact']['tar'] / 1e6:.1f} MB (limit 10 GB)")),
             ("bytes per paper by kind", ", ".join(f"{kind} {size / n / 1e3:.2f} KB" for kind, size in
                                                   sorted(r["output"]["bytes_by_kind"].items(), key=lambda kv: -kv[1])), ""),
             ("largest HTML page", f"{r['output']['largest_html'][1] / 1e3:.1f} KB", r["output"]["largest_html"][0] + " (target < 200 KB)"),
