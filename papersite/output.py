@@ -13,6 +13,7 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import errno
+import fcntl
 import multiprocessing
 import os
 import shutil
@@ -105,8 +106,27 @@ def restore_interrupted_swap(out: Path) -> None:
 def remove_stale_temps(out: Path) -> None:
     """Killed builds leave their half-written trees beside `out`; they are never the live site."""
     restore_interrupted_swap(out)
-    for path in temp_siblings(out) + trash_siblings(out):
+    for path in temp_siblings(out):
         shutil.rmtree(path, ignore_errors=True)
+    for path in trash_siblings(out):
+        remove_abandoned(path)
+
+
+def remove_abandoned(trash: Path) -> None:
+    """Delete a previous site unless its remover (`discard_tree`) is still at it, which it shows by
+    holding the tree's lock. Deleting it here too would make this build wait for the whole tree: a
+    second edit soon after the first, at 100,000 papers 400,000 files (bench/README.md)."""
+    try:
+        fd = os.open(trash, os.O_RDONLY | os.O_CLOEXEC)
+    except OSError:
+        return   # its remover finished meanwhile
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        shutil.rmtree(trash, ignore_errors=True)
+    except BlockingIOError:
+        pass
+    finally:
+        os.close(fd)
 
 
 class Staging:
@@ -248,24 +268,31 @@ def swap_in(new: Path, out: Path) -> None:
 def discard_tree(tree: Path, out: Path) -> None:
     """Remove the previous site, once it is no longer the live one: renamed out of the way at once,
     deleted by a process of its own where one can be forked (a large collection's tree takes
-    seconds to delete, which no build needs to wait for). A deletion cut short is finished by the
-    next build (`remove_stale_temps`)."""
+    seconds to delete, which no build needs to wait for). The remover holds the tree's lock (a flock
+    on the directory) until it is done; a deletion cut short, its lock gone with its process, is
+    finished by the next build (`remove_stale_temps`)."""
     trash = out.with_name(f".{out.name}.trash-{os.getpid()}-{os.urandom(4).hex()}")
     tree.rename(trash)
     if "fork" not in multiprocessing.get_all_start_methods() or sys.platform == "darwin":
         shutil.rmtree(trash, ignore_errors=True)
         return
+    lock = os.open(trash, os.O_RDONLY)
+    # Taken before the fork, so no build can find the tree unlocked before the remover runs; the
+    # remover's copy of the descriptor keeps it after this process closes its own.
+    fcntl.flock(lock, fcntl.LOCK_EX)
     child = os.fork()
     if child == 0:   # the child forks the remover and leaves at once, so nobody has to reap it
         try:
             if os.fork() == 0:
-                # The remover holds none of the build's files open: a caller reading the build's
-                # output pipe sees it end with the build.
+                # The remover holds none of the build's files open but the lock: a caller reading
+                # the build's output pipe sees it end with the build.
                 null = os.open(os.devnull, os.O_RDWR)
                 for fd in (0, 1, 2):
                     os.dup2(null, fd)
-                os.closerange(3, 65536)
+                os.dup2(lock, 3)
+                os.closerange(4, 65536)
                 shutil.rmtree(trash, ignore_errors=True)
         finally:
             os._exit(0)
+    os.close(lock)
     os.waitpid(child, 0)

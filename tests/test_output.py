@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import fcntl
+import os
+import time
 from pathlib import Path
 
 import pytest
 
 from papersite import urls
 from papersite.errors import SiteError
-from papersite.output import Staging, check_output_target, temp_siblings
+from papersite.output import Staging, check_output_target, temp_siblings, trash_siblings
 
 
 def write_site(out: Path, files: dict[str, str]) -> None:
@@ -57,6 +60,36 @@ def test_stale_temp_directories_are_removed(tmp_path):
     (stale / "half.html").write_text("x")
     write_site(out, {"a.html": "one"})
     assert not stale.exists()
+
+
+def test_the_previous_site_is_deleted_after_the_swap(tmp_path):
+    out = tmp_path / "site"
+    write_site(out, {f"p/{i}.html": "old" for i in range(500)})
+    write_site(out, {"a.html": "new"})
+    deadline = time.monotonic() + 30
+    while trash_siblings(out) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert trash_siblings(out) == []
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["site"]
+
+
+def test_a_previous_site_still_being_deleted_is_left_to_its_remover(tmp_path):
+    """A build soon after another does not wait to delete the tree the first one's remover is deleting."""
+    out = tmp_path / "site"
+    write_site(out, {"a.html": "one"})
+    trash = tmp_path / ".site.trash-1-abcd"
+    (trash / "p").mkdir(parents=True)
+    (trash / "p" / "old.html").write_text("old")
+    remover = os.open(trash, os.O_RDONLY)
+    fcntl.flock(remover, fcntl.LOCK_EX)
+    try:
+        write_site(out, {"a.html": "two"})
+        assert (trash / "p" / "old.html").is_file()
+    finally:
+        os.close(remover)   # as when the remover is killed half-way
+    write_site(out, {"a.html": "three"})
+    assert not trash.exists()
+    assert (out / "a.html").read_text() == "three"
 
 
 @pytest.mark.parametrize("make", ["foreign", "content", "root", "slash"])
