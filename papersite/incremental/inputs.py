@@ -45,7 +45,7 @@ class FileDigests:
         self.known = known if isinstance(known, dict) else {}
         self.seen: dict[str, tuple] = {}     # what the next build may trust
         self.done: dict[str, bytes] = {}     # what this build has read
-        self.started = time.time_ns()
+        self.trusted_before = time.time_ns() - int(self.RACY_SECONDS * 1e9)   # an mtime before this is remembered
 
     def of(self, path: str, data: bytes | None = None) -> bytes:
         """The digest of the file at `path` (`data`: its bytes, if the caller has read them);
@@ -62,7 +62,7 @@ class FileDigests:
 
     def read(self, path: str, data: bytes | None) -> bytes:
         st = os.stat(path)
-        stamp = stat_identity(st)
+        stamp = (st.st_ino, st.st_size, st.st_mtime_ns)   # stat_identity, inline: once per input file
         entry = self.known.get(path)
         if data is None and entry is not None and entry[0] == stamp:
             value = entry[1]
@@ -71,7 +71,7 @@ class FileDigests:
                 with open(path, "rb") as f:
                     data = f.read()
             value = digest(data)
-        if st.st_mtime_ns < self.started - self.RACY_SECONDS * 1e9:
+        if st.st_mtime_ns < self.trusted_before:
             self.seen[path] = (stamp, value)
         self.done[path] = value
         return value
@@ -87,8 +87,9 @@ def tree_version(*roots: Path, files: FileDigests | None = None) -> bytes:
             h.update(b"file\0" + files.of(str(root)))
             continue
         others: list[str] = []
+        prefix = os.path.join(root, "")
         for rel in sorted(walk_files(str(root), others=others)) if root.is_dir() else []:
-            h.update(os.fsencode(rel) + b"\0" + files.of(os.path.join(root, rel)))
+            h.update(os.fsencode(rel) + b"\0" + files.of(prefix + rel))
         # A FIFO, socket or broken link is never read, but it is there: the stage that would read
         # it reports it, so the build must not be skipped as unchanged.
         for rel in sorted(others):
