@@ -3,7 +3,9 @@ import into one content folder, waits for.
 
 The kernel drops a flock when its holder exits, however it exits (a kill included), so a lock is
 never left stale and the lock file needs no cleaning up. Waiting, not refusing: two builds started
-together (a save in `serve` and a build by hand, say) both finish, one after the other.
+together (a save in `serve` and a build by hand, say) both finish, one after the other. A previous
+site being deleted in the background is locked the same way, by its remover, and a build leaves
+a tree it finds locked alone (output.py).
 """
 
 from __future__ import annotations
@@ -19,8 +21,7 @@ from pathlib import Path
 def exclusive(path: Path, on_wait: Callable[[], None] | None = None, directory: bool = False) -> Iterator[None]:
     """Hold the lock of `path` (a lock file, created if missing; with `directory`, the directory
     itself) while the block runs; `on_wait()` is called once if another process holds it."""
-    flags = os.O_RDONLY | os.O_CLOEXEC if directory else os.O_RDWR | os.O_CREAT | os.O_CLOEXEC
-    fd = os.open(path, flags, 0o644)
+    fd = open_lock(path, directory)
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -31,3 +32,33 @@ def exclusive(path: Path, on_wait: Callable[[], None] | None = None, directory: 
         yield
     finally:
         os.close(fd)
+
+
+@contextmanager
+def unless_held(path: Path, directory: bool = False) -> Iterator[bool]:
+    """Hold the lock of `path` while the block runs if no other process holds it, without waiting:
+    yields whether this process has it."""
+    fd = open_lock(path, directory)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            taken = True
+        except BlockingIOError:
+            taken = False
+        yield taken
+    finally:
+        os.close(fd)
+
+
+def held(path: Path, directory: bool = False) -> int:
+    """The lock of `path`, taken (waiting for it), as an open descriptor: it is held until every
+    copy of the descriptor is closed, those of processes forked meanwhile too (a lock handed on)."""
+    fd = open_lock(path, directory)
+    fcntl.flock(fd, fcntl.LOCK_EX)
+    return fd
+
+
+def open_lock(path: Path, directory: bool) -> int:
+    """A descriptor to lock: the lock file `path` (created if missing), or with `directory` the directory itself."""
+    flags = os.O_RDONLY | os.O_CLOEXEC if directory else os.O_RDWR | os.O_CREAT | os.O_CLOEXEC
+    return os.open(path, flags, 0o644)

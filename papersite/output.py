@@ -13,7 +13,6 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import errno
-import fcntl
 import multiprocessing
 import os
 import shutil
@@ -22,7 +21,7 @@ from pathlib import Path
 
 from . import urls
 from .errors import SiteError
-from .locks import exclusive
+from .locks import exclusive, held, unless_held
 
 RENAME_EXCHANGE = 2
 AT_FDCWD = -100
@@ -117,16 +116,11 @@ def remove_abandoned(trash: Path) -> None:
     holding the tree's lock. Deleting it here too would make this build wait for the whole tree: a
     second edit soon after the first, at 100,000 papers 400,000 files (bench/README.md)."""
     try:
-        fd = os.open(trash, os.O_RDONLY | os.O_CLOEXEC)
+        with unless_held(trash, directory=True) as abandoned:
+            if abandoned:
+                shutil.rmtree(trash, ignore_errors=True)
     except OSError:
-        return   # its remover finished meanwhile
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        shutil.rmtree(trash, ignore_errors=True)
-    except BlockingIOError:
-        pass
-    finally:
-        os.close(fd)
+        pass   # its remover finished meanwhile
 
 
 class Staging:
@@ -276,10 +270,9 @@ def discard_tree(tree: Path, out: Path) -> None:
     if "fork" not in multiprocessing.get_all_start_methods() or sys.platform == "darwin":
         shutil.rmtree(trash, ignore_errors=True)
         return
-    lock = os.open(trash, os.O_RDONLY)
     # Taken before the fork, so no build can find the tree unlocked before the remover runs; the
     # remover's copy of the descriptor keeps it after this process closes its own.
-    fcntl.flock(lock, fcntl.LOCK_EX)
+    lock = held(trash, directory=True)
     child = os.fork()
     if child == 0:   # the child forks the remover and leaves at once, so nobody has to reap it
         try:

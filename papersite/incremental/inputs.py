@@ -62,7 +62,7 @@ class FileDigests:
 
     def read(self, path: str, data: bytes | None) -> bytes:
         st = os.stat(path)
-        stamp = (st.st_ino, st.st_size, st.st_mtime_ns)   # stat_identity, inline: once per input file
+        stamp = stat_identity(st)
         entry = self.known.get(path)
         if data is None and entry is not None and entry[0] == stamp:
             value = entry[1]
