@@ -4,6 +4,7 @@ state in and new state out. pipeline.py calls it once it knows some input change
 from __future__ import annotations
 
 import time
+from contextlib import ExitStack
 from functools import partial
 from pathlib import Path
 
@@ -18,6 +19,7 @@ from .enrich.related import relate_papers
 from .enrich.terms import page_texts, weigh_terms
 from .enrich.texts import render_texts
 from .enrich.topicmap import layout_map
+from .enrich.tsne import import_tsne
 from .errors import Problem, Report
 from .incremental.cache import BuildCache, WarmCache
 from .incremental.reuse import PreviousOutput, content_digest
@@ -33,7 +35,7 @@ from .publish.feeds import BASE_URL_NOTE, feed_files, sitemap_files
 from .publish.search import build_search_files
 from .render.jinja import Renderer, make_environment
 from .render.plan import plan_pages, site_chrome
-from .workers import Background, resolve_jobs
+from .workers import Background, Standby, resolve_jobs
 
 
 def run_stages(options: BuildOptions, config: SiteConfig | None, report: Report, cache: BuildCache, staging: Staging,
@@ -59,25 +61,28 @@ def run_all(options: BuildOptions, config: SiteConfig | None, report: Report, ca
         authorship, new["authors"] = identify_authors(papers, people, report, cache.previous("authors"))
     check_lunr_js(options, report)
     report.raise_errors()
-    env = make_environment(options.templates, cache.templates_dir)
-    progress.stage(f"preparing {len(papers)} papers")
-    with clock("markdown and math"):
-        texts, new["texts"] = render_texts(papers, report, jobs, cache.previous("texts"), progress.tick)
-    site = list_site(config, taxonomy, paper_pages(papers, texts, authorship.credits))
-    site, new["author pages"] = with_authors(site, authorship, cache.previous("author pages"))
-    keys = bibtex_keys(papers)
-    layout = None
-    # Search and the exports need the papers' texts, not their related papers or the pages: a
-    # worker makes them meanwhile (and writes them), with a cache of its own.
-    side = Background(partial(publish_side_files, site, keys, staging, cache.output, cache.worker_path, cache.code,
-                              not options.clean), jobs)
-    try:
+    with ExitStack() as running:   # the workers started below are stopped if the build ends early
+        env = make_environment(options.templates, cache.templates_dir)
+        progress.stage(f"preparing {len(papers)} papers")
+        with clock("markdown and math"):
+            texts, new["texts"] = render_texts(papers, report, jobs, cache.previous("texts"), progress.tick)
+        # A first build lays the map out afresh (t-SNE: seconds at a conference's size): its worker
+        # starts now, importing openTSNE on the core this process leaves idle until the papers'
+        # vectors exist, then lays the map out while this one ranks related papers. A later
+        # build keeps the points.
+        layout = (running.enter_context(Standby(import_tsne, fresh_layout, jobs))
+                  if tsne_ahead(cache.previous("projection"), len(papers)) else None)
+        site = list_site(config, taxonomy, paper_pages(papers, texts, authorship.credits))
+        site, new["author pages"] = with_authors(site, authorship, cache.previous("author pages"))
+        keys = bibtex_keys(papers)
+        # Search and the exports need the papers' texts, not their related papers or the pages: a
+        # worker makes them meanwhile (and writes them), with a cache of its own.
+        side = running.enter_context(Background(partial(publish_side_files, site, keys, staging, cache.output,
+                                                        cache.worker_path, cache.code, not options.clean), jobs))
         with clock("related papers"):
             terms, new["terms"] = weigh_terms(page_texts(site.papers), cache.previous("terms"))
-            # A first build lays the map out afresh (t-SNE: seconds at a conference's size): on
-            # another core while this one ranks related papers. A later build keeps the points.
-            if tsne_ahead(cache.previous("projection"), len(site.papers)):
-                layout = Background(partial(fresh_layout, terms.vectors), jobs)
+            if layout is not None:
+                layout.start(terms.vectors)
             related, new["related"] = relate_papers(site.papers, terms, cache.previous("related"))
         with clock("topic map"):
             ids = [page.paper.id for page in site.papers]
@@ -93,10 +98,6 @@ def run_all(options: BuildOptions, config: SiteConfig | None, report: Report, ca
         progress.stage("building the search index and exports")
         with clock("search and exports (waiting)"):
             cache.add_written(*side.result())
-    finally:
-        side.cancel()
-        if layout is not None:
-            layout.cancel()
     check_strict(options, tuple(report.warnings))
     notes = () if config.base_url else (Problem(str(options.config), None, BASE_URL_NOTE),)
     progress.stage("writing")

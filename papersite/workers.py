@@ -17,6 +17,7 @@ import pickle
 import select
 import signal
 import sys
+import threading
 import traceback
 from collections.abc import Callable, Sequence
 from functools import partial
@@ -123,6 +124,77 @@ class Background:
             stop(*self.child)
             self.child = None
 
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.cancel()
+
+
+class Standby(Background):
+    """A background job forked before its input exists: the worker runs `prepare()` at once, on a
+    core the build leaves idle meanwhile (the t-SNE layout's libraries take most of a second to
+    import), then `func(value)` with the value `start(value)` hands it; `result()` waits for that.
+
+    With one job (or no fork) `func(value)` simply runs at `result()`."""
+
+    def __init__(self, prepare: Callable[[], object], func: Callable, jobs: int):
+        self.value = None
+        self.func = lambda: func(self.value)
+        self.child, self.feed, self.feeding = None, None, None
+        if jobs > 1 and can_fork():
+            inbox, self.feed = os.pipe()
+            self.child = fork(partial(run_prepared, prepare, func, inbox, self.feed))
+            os.close(inbox)
+
+    def start(self, value) -> None:
+        if self.child is None:
+            self.value = value
+            return
+        # Written by a thread: the worker reads it only once prepared, and the build goes on meanwhile.
+        self.feeding = threading.Thread(target=write_all, args=(self.feed, frame(value)), daemon=True)
+        self.feeding.start()
+
+    def cancel(self) -> None:
+        super().cancel()   # first: a write still waiting for the worker fails once it is gone
+        if self.feeding is not None:
+            self.feeding.join()
+            self.feeding = None
+        if self.feed is not None:
+            os.close(self.feed)
+            self.feed = None
+
+    def result(self):
+        try:
+            return super().result()
+        finally:
+            self.cancel()
+
+
+def run_prepared(prepare: Callable[[], object], func: Callable, inbox: int, feed: int, send: Callable) -> None:
+    os.close(feed)   # else the worker would wait for its input forever if the build died
+    prepare()
+    with os.fdopen(inbox, "rb") as f:
+        head = f.read(FRAME)
+        if len(head) < FRAME:
+            return   # the build ended without starting the job
+        value = pickle.loads(f.read(int.from_bytes(head, "big")))
+    send(("ok", func(value)))
+
+
+def frame(message) -> bytes:
+    data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
+    return len(data).to_bytes(FRAME, "big") + data
+
+
+def write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    try:
+        while view:
+            view = view[os.write(fd, view):]
+    except OSError:   # the worker is gone: cancelled, or crashed (its result says which)
+        pass
+
 
 def fork(job: Callable[[Callable], None]) -> tuple[int, int]:
     """(pid, read end of its pipe) of a child that runs `job(send)`, each message sent as a pickled frame."""
@@ -139,8 +211,7 @@ def fork(job: Callable[[Callable], None]) -> tuple[int, int]:
             pipe = os.fdopen(write, "wb")
 
             def send(message) -> None:
-                data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
-                pipe.write(len(data).to_bytes(FRAME, "big") + data)
+                pipe.write(frame(message))
                 pipe.flush()
 
             try:

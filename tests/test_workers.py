@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import signal
+import time
 
 import pytest
 
@@ -81,3 +82,55 @@ def test_a_cancelled_background_worker_is_gone():
     job.cancel()
     with pytest.raises(ProcessLookupError):
         os.kill(pid, 0)
+
+
+prepared = {}
+
+
+def wait_for(flag):
+    """A standby's preparation: wait (up to 10 s) for the test to create `flag`."""
+    for _ in range(1000):
+        if flag.exists():
+            prepared["saw flag"] = True
+            return
+        time.sleep(0.01)
+    prepared["saw flag"] = False
+
+
+def test_a_standby_worker_prepares_first_and_takes_its_input_without_holding_the_build_up(tmp_path):
+    flag = tmp_path / "flag"
+    job = workers.Standby(lambda: wait_for(flag), lambda value: (prepared.get("saw flag"), len(value), os.getpid()), jobs=2)
+    # Far more than a pipe holds, handed over while the worker is still preparing: start() must
+    # return at once, or the flag would come too late.
+    job.start(b"x" * 5_000_000)
+    flag.touch()
+    saw_flag, size, pid = job.result()
+    assert (saw_flag, size) == (True, 5_000_000) and pid != os.getpid()
+    assert job.child is None and job.feed is None
+    assert "saw flag" not in prepared   # prepared in the worker, not here
+
+
+def test_a_standby_job_runs_at_result_with_one_job():
+    job = workers.Standby(lambda: prepared.update(here=True), lambda value: (value, os.getpid()), jobs=1)
+    job.start(7)
+    assert job.result() == (7, os.getpid())
+    assert "here" not in prepared   # nothing to prepare ahead in the build process
+
+
+def test_a_standby_worker_never_started_is_gone_when_cancelled():
+    with workers.Standby(lambda: None, lambda value: value, jobs=2) as job:
+        pid = job.child[0]
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)
+    assert job.feed is None
+
+
+def test_a_standby_workers_failure_comes_back():
+    job = workers.Standby(lambda: None, lambda value: failing(value), jobs=2)
+    job.start(250)
+    with pytest.raises(SiteError):
+        job.result()
+    crashing = workers.Standby(lambda: os._exit(3), lambda value: value, jobs=2)
+    crashing.start(b"y" * 1_000_000)   # to a worker that is gone: the write fails quietly
+    with pytest.raises(RuntimeError, match="a build worker died"):
+        crashing.result()

@@ -105,10 +105,15 @@ def top_k(block: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
     return np.take_along_axis(top, order, axis=1), np.take_along_axis(scores, order, axis=1)
 
 
+def import_tsne() -> None:
+    """Import openTSNE (and scikit-learn under it): most of a second, which only a build that lays
+    the map out afresh spends, and which its worker spends before the papers' vectors exist."""
+    import openTSNE  # noqa: F401
+
+
 def embed(lsa: np.ndarray) -> np.ndarray:
     """openTSNE on unit vectors: cosine neighbours, a PCA start, the two optimisation phases."""
-    # Imported here: openTSNE (and scikit-learn under it) takes about a second to import, and
-    # only a build that lays the map out afresh needs it.
+    # Imported here, at once if import_tsne ran (see there).
     from openTSNE import TSNEEmbedding
     from openTSNE.affinity import PerplexityBasedNN
     from openTSNE.nearest_neighbors import PrecomputedNeighbors
