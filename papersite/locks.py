@@ -34,27 +34,16 @@ def exclusive(path: Path, on_wait: Callable[[], None] | None = None, directory: 
         os.close(fd)
 
 
-@contextmanager
-def unless_held(path: Path, directory: bool = False) -> Iterator[bool]:
-    """Hold the lock of `path` while the block runs if no other process holds it, without waiting:
-    yields whether this process has it."""
+def held(path: Path, directory: bool = False, wait: bool = True) -> int | None:
+    """The lock of `path`, taken, as an open descriptor: it is held until every copy of the
+    descriptor is closed, those of processes forked meanwhile too (a lock handed on). Without
+    `wait`, None when another process holds it."""
     fd = open_lock(path, directory)
     try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            taken = True
-        except BlockingIOError:
-            taken = False
-        yield taken
-    finally:
+        fcntl.flock(fd, fcntl.LOCK_EX if wait else fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
         os.close(fd)
-
-
-def held(path: Path, directory: bool = False) -> int:
-    """The lock of `path`, taken (waiting for it), as an open descriptor: it is held until every
-    copy of the descriptor is closed, those of processes forked meanwhile too (a lock handed on)."""
-    fd = open_lock(path, directory)
-    fcntl.flock(fd, fcntl.LOCK_EX)
+        return None
     return fd
 
 

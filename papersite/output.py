@@ -21,7 +21,7 @@ from pathlib import Path
 
 from . import urls
 from .errors import SiteError
-from .locks import exclusive, held, unless_held
+from .locks import exclusive, held
 
 RENAME_EXCHANGE = 2
 AT_FDCWD = -100
@@ -112,15 +112,16 @@ def remove_stale_temps(out: Path) -> None:
 
 
 def remove_abandoned(trash: Path) -> None:
-    """Delete a previous site unless its remover (`discard_tree`) is still at it, which it shows by
-    holding the tree's lock. Deleting it here too would make this build wait for the whole tree: a
-    second edit soon after the first, at 100,000 papers 400,000 files (bench/README.md)."""
+    """Delete a previous site whose remover (`discard_tree`) was killed, in the background as it
+    would have. A tree whose remover is still at it is left to it, which it shows by holding the
+    tree's lock: deleting it here too would make this build wait for the whole tree, a second edit
+    soon after the first, at 100,000 papers 400,000 files (bench/README.md)."""
     try:
-        with unless_held(trash, directory=True) as abandoned:
-            if abandoned:
-                shutil.rmtree(trash, ignore_errors=True)
+        lock = held(trash, directory=True, wait=False)
     except OSError:
-        pass   # its remover finished meanwhile
+        return   # its remover finished meanwhile
+    if lock is not None:
+        remove_in_background(trash, lock)
 
 
 class Staging:
@@ -264,15 +265,19 @@ def discard_tree(tree: Path, out: Path) -> None:
     deleted by a process of its own where one can be forked (a large collection's tree takes
     seconds to delete, which no build needs to wait for). The remover holds the tree's lock (a flock
     on the directory) until it is done; a deletion cut short, its lock gone with its process, is
-    finished by the next build (`remove_stale_temps`)."""
+    handed to a remover of its own by the next build (`remove_stale_temps`)."""
     trash = out.with_name(f".{out.name}.trash-{os.getpid()}-{os.urandom(4).hex()}")
     tree.rename(trash)
+    # Locked before the remover starts, so no build can find the tree unlocked meanwhile.
+    remove_in_background(trash, held(trash, directory=True))
+
+
+def remove_in_background(trash: Path, lock: int) -> None:
+    """Delete `trash` in a process of its own, which keeps `lock` (this process's copy is closed) until it is done."""
     if "fork" not in multiprocessing.get_all_start_methods() or sys.platform == "darwin":
         shutil.rmtree(trash, ignore_errors=True)
+        os.close(lock)
         return
-    # Taken before the fork, so no build can find the tree unlocked before the remover runs; the
-    # remover's copy of the descriptor keeps it after this process closes its own.
-    lock = held(trash, directory=True)
     child = os.fork()
     if child == 0:   # the child forks the remover and leaves at once, so nobody has to reap it
         try:

@@ -66,11 +66,16 @@ def test_the_previous_site_is_deleted_after_the_swap(tmp_path):
     out = tmp_path / "site"
     write_site(out, {f"p/{i}.html": "old" for i in range(500)})
     write_site(out, {"a.html": "new"})
-    deadline = time.monotonic() + 30
-    while trash_siblings(out) and time.monotonic() < deadline:
-        time.sleep(0.05)
+    wait_for_removers(out)
     assert trash_siblings(out) == []
     assert sorted(p.name for p in tmp_path.iterdir()) == ["site"]
+
+
+def wait_for_removers(out, seconds=30):
+    """Previous sites are deleted in the background: wait (up to `seconds`) until none is left."""
+    deadline = time.monotonic() + seconds
+    while trash_siblings(out) and time.monotonic() < deadline:
+        time.sleep(0.05)
 
 
 def test_a_previous_site_still_being_deleted_is_left_to_its_remover(tmp_path):
@@ -87,7 +92,8 @@ def test_a_previous_site_still_being_deleted_is_left_to_its_remover(tmp_path):
         assert (trash / "p" / "old.html").is_file()
     finally:
         os.close(remover)   # as when the remover is killed half-way
-    write_site(out, {"a.html": "three"})
+    write_site(out, {"a.html": "three"})   # hands the abandoned tree to a remover of its own
+    wait_for_removers(out)
     assert not trash.exists()
     assert (out / "a.html").read_text() == "three"
 
