@@ -45,8 +45,9 @@ def run_build(options: BuildOptions, progress: Progress, warm: WarmCache | None)
     """The previous output when no input changed; else the whole build (stages.py)."""
     started, report = time.perf_counter(), Report()
     config = read_config(options, report)
-    cache = BuildCache.for_output(options.out, options.cache_dir, input_paths(options), options.base_url, options.clean)
-    if not report.errors and cache.unchanged():
+    cache = BuildCache.for_output(options.out, options.cache_dir, input_paths(options), options.base_url, options.clean,
+                                  resolve_jobs(options.jobs))
+    if cache.unchanged() and not report.errors:   # (unchanged() first: it ends the output check's worker)
         return unchanged_build(options, cache, warm, started)
     with Staging(options.out) as staging:
         # From here on a worker links the previous output's files into the new tree, on another

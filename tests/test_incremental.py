@@ -98,12 +98,38 @@ def first_paper(root: Path) -> Path:
     return sorted((root / "content" / "papers").glob("*.md"))[0]
 
 
-def test_a_rebuild_with_nothing_changed_writes_nothing(proj):
-    first = build(options(proj))
+@pytest.fixture(params=["in the build process", "in a worker"])
+def output_check(request, monkeypatch, tmp_path):
+    """Where a build checks its previous output: itself (a small site), or a worker (a large
+    site: cache.PARALLEL_CHECK_FILES). Yields the build's jobs and the pids that checked."""
+    if request.param == "in the build process":
+        yield 1, lambda: []
+        return
+    import papersite.incremental.cache as build_cache
+    from papersite.incremental.reuse import PreviousOutput
+
+    monkeypatch.setattr(build_cache, "PARALLEL_CHECK_FILES", 0)
+    log = tmp_path / "checked-by"
+    real = PreviousOutput.holds_exactly
+
+    def logged(self):
+        with open(log, "a") as f:   # the worker's memory goes with it: its pid is written down
+            f.write(f"{os.getpid()}\n")
+        return real(self)
+
+    monkeypatch.setattr(PreviousOutput, "holds_exactly", logged)
+    yield 2, lambda: [int(pid) for pid in log.read_text().split()] if log.exists() else []
+
+
+def test_a_rebuild_with_nothing_changed_writes_nothing(proj, output_check):
+    jobs, checked_by = output_check
+    first = build(options(proj, jobs=jobs))
     assert first.rendered == first.pages and first.reused == 0
     index = proj / "site" / "index.html"
     before = index.stat()
-    again = build(options(proj))
+    again = build(options(proj, jobs=jobs))
+    if jobs > 1:
+        assert len(checked_by()) == 1 and os.getpid() not in checked_by()
     assert again.rendered == 0 and again.reused == first.pages
     assert (again.pages, again.files, again.warnings) == (first.pages, first.files, first.warnings)
     after = index.stat()
@@ -222,16 +248,35 @@ def test_several_edits_in_a_row_stay_identical(proj, tmp_path):
     assert_same_as_clean(proj, tmp_path)
 
 
-def test_a_hand_edited_or_deleted_output_file_is_made_again(proj, tmp_path):
-    build(options(proj))
+@pytest.mark.parametrize("change", ["edited", "deleted", "added"])
+def test_a_hand_edited_deleted_or_added_output_file_is_made_again_or_removed(proj, tmp_path, output_check, change):
+    jobs, checked_by = output_check
+    build(options(proj, jobs=jobs))
     page = sorted((proj / "site" / "papers").glob("*.html"))[0]
-    page.write_text("tampered", encoding="utf-8")
-    (proj / "site" / "tags" / "index.html").unlink()
-    (proj / "site" / "stray.html").write_text("not ours", encoding="utf-8")
-    build(options(proj))
+    if change == "edited":
+        page.write_text("tampered", encoding="utf-8")
+    elif change == "deleted":
+        (proj / "site" / "tags" / "index.html").unlink()
+    else:
+        (proj / "site" / "stray.html").write_text("not ours", encoding="utf-8")
+    result = build(options(proj, jobs=jobs))
+    assert "unchanged check" not in dict(result.timings)   # not taken for a build with nothing to do
     assert page.read_text(encoding="utf-8") != "tampered"
+    assert (proj / "site" / "tags" / "index.html").is_file()
     assert not (proj / "site" / "stray.html").exists()
+    if jobs > 1:
+        assert len(checked_by()) == 1 and os.getpid() not in checked_by()
     assert_same_as_clean(proj, tmp_path)
+
+
+def test_a_build_with_inputs_changed_stops_the_output_check(proj, output_check):
+    jobs, checked_by = output_check
+    build(options(proj, jobs=jobs))
+    edit(first_paper(proj), "\n---\n", "\n---\nAn edit.\n\n")
+    assert build(options(proj, jobs=jobs)).rendered > 0
+    if jobs > 1:
+        assert len(checked_by()) <= 1   # started, then stopped or finished; its answer unused
+    assert not [p for p in proj.iterdir() if p.name.startswith(".site.tmp-")]
 
 
 def corrupt(path: Path, how: str) -> None:

@@ -30,6 +30,10 @@ class WarmCache:
     store: Store | None = None
 
 
+# From this many output files a build checks its previous output in a worker (`BuildCache.output_check`).
+PARALLEL_CHECK_FILES = 10_000
+
+
 @dataclass
 class BuildCache:
     out: Path
@@ -38,12 +42,18 @@ class BuildCache:
     base_url: str | None
     clean: bool                   # ignore what is on disk (a fresh cache is still written)
     code: bytes                   # the code version: a cache of other code is never used
+    jobs: int = 1
 
     def __post_init__(self) -> None:
         self.last: dict = {} if self.clean else read_sealed(state_path(self.path), self.code)[0] or {}
         self.files = FileDigests(self.last.get("files"))
-        self.version = input_version(self.inputs, self.base_url, self.code, self.files)
         self.output = PreviousOutput(self.out, self.last.get("manifest"))
+        # A build with nothing to do stats every input and every output file, at 100,000 papers
+        # 100,000 and 400,000: the output is checked on another core meanwhile (a small site's
+        # check costs less than the fork).
+        self.output_check = (workers.Background(self.output.holds_exactly, self.jobs)
+                             if "input" in self.last and len(self.output.manifest) >= PARALLEL_CHECK_FILES else None)
+        self.version = input_version(self.inputs, self.base_url, self.code, self.files)
         self.store = Store(self.path, self.code)
         self.digests: dict[str, bytes] = {}   # of this build's output files
         self.kept: dict = {}                  # pages kept from the previous output
@@ -52,16 +62,21 @@ class BuildCache:
         self.carried: set[str] = set()        # other files linked from it, each the file its manifest names
 
     @classmethod
-    def for_output(cls, out: Path, cache_dir: Path | None, inputs: list[Path], base_url: str | None, clean: bool) -> "BuildCache":
+    def for_output(cls, out: Path, cache_dir: Path | None, inputs: list[Path], base_url: str | None, clean: bool,
+                   jobs: int = 1) -> "BuildCache":
         out = out.absolute()
-        return cls(out, default_cache_path(out, cache_dir), inputs, base_url, clean, code_version())
+        return cls(out, default_cache_path(out, cache_dir), inputs, base_url, clean, code_version(), jobs)
 
     # --- the previous build -------------------------------------------------------------
 
     def unchanged(self) -> bool:
         """True when no input changed since the last build and its output is intact: that output is this build's."""
-        manifest = self.last.get("manifest")
-        return self.last.get("input") == self.version and manifest is not None and self.output.holds_exactly(set(manifest))
+        check, self.output_check = self.output_check, None
+        if self.last.get("input") != self.version or not self.output.manifest:
+            if check is not None:
+                check.cancel()
+            return False
+        return check.result() if check is not None else self.output.holds_exactly()
 
     def last_result(self) -> tuple[tuple[Problem, ...], tuple[Problem, ...], int, int]:
         """(warnings, notes, pages, files) of the build whose output this is."""

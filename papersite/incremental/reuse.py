@@ -125,17 +125,15 @@ class PreviousOutput:
                 return False
         return True
 
-    def holds_exactly(self, paths: set[str]) -> bool:
-        """True when the directory holds exactly these files of the manifest (and the marker), each as recorded."""
-        if not self.manifest or set(self.manifest) != paths or not os.path.isfile(self.prefix + urls.MARKER):
-            return False
-        if not self.all_as_recorded():
+    def holds_exactly(self) -> bool:
+        """True when the directory holds exactly the files of the manifest (and the marker), each as recorded."""
+        if not self.manifest or not os.path.isfile(self.prefix + urls.MARKER) or not self.all_as_recorded():
             return False
         try:
             present = set(walk_files(str(self.out)))
         except OSError:
             return False
-        return present == paths | {urls.MARKER}
+        return present == self.manifest.keys() | {urls.MARKER}
 
 
 def link_intact(staging, output: PreviousOutput) -> tuple[set[str], set[str], set[str]]:
