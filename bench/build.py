@@ -125,7 +125,28 @@ def make_project(root: Path, n: int) -> tuple[Path, float | None]:
 
 def reset_output(root: Path) -> None:
     for path in (root / "site", root / ".papersite-cache"):
-        shutil.rmtree(path, ignore_errors=True)
+        set_aside(path)
+
+
+# Outputs replaced between runs are moved aside, and deleted only once every run is done. On ext4
+# without a journal (this machine's disk), the inode allocator passes over inodes freed in the last
+# minutes, so creating files soon after deleting tens of thousands costs up to 20 times the system
+# time (bench/README.md, "Cold builds and the file system"): deleting an output before each timed
+# build would charge that to whichever tool writes the most files.
+SET_ASIDE: list[Path] = []
+
+
+def set_aside(path: Path) -> None:
+    if path.exists():
+        trash = Path(tempfile.mkdtemp(prefix=".bench-old-", dir=path.parent))
+        path.rename(trash / path.name)
+        SET_ASIDE.append(trash)
+
+
+def delete_set_aside() -> None:
+    for trash in SET_ASIDE:
+        shutil.rmtree(trash, ignore_errors=True)
+    SET_ASIDE.clear()
 
 
 def edit_one_paper(root: Path, run: int) -> tuple[str, str]:
@@ -253,6 +274,7 @@ def mkdocs_project(root: Path, content: Path, default_nav: bool = False) -> Path
     from papersite.inputs.papers import split_front_matter
     import yaml
 
+    set_aside(root)   # made anew from the content as it is now (the edits of earlier runs included)
     docs = root / "docs"
     (docs / "papers").mkdir(parents=True)
     rows = []
@@ -272,7 +294,7 @@ def mkdocs_project(root: Path, content: Path, default_nav: bool = False) -> Path
 
 
 def mkdocs_build(exe: Path, root: Path) -> tuple[float, int]:
-    shutil.rmtree(root / "site", ignore_errors=True)
+    set_aside(root / "site")
     wall, rss, _ = timed_process([str(exe), "build", "--quiet", "--clean"], cwd=root)
     return wall, rss
 
@@ -297,6 +319,7 @@ def hugo_project(root: Path, content: Path) -> Path:
     from papersite.inputs.papers import split_front_matter
     import yaml
 
+    set_aside(root)
     pages = root / "content" / "papers"
     pages.mkdir(parents=True)
     for path in sorted((content / "papers").glob("*.md")):
@@ -312,7 +335,7 @@ def hugo_project(root: Path, content: Path) -> Path:
 
 
 def hugo_build(root: Path) -> tuple[float, int]:
-    shutil.rmtree(root / "public", ignore_errors=True)
+    set_aside(root / "public")
     wall, rss, _ = timed_process(["hugo", "--quiet", "--source", str(root)], cwd=root)
     return wall, rss
 
@@ -438,8 +461,11 @@ def main(argv: list[str] | None = None) -> int:
         args.keep.mkdir(parents=True, exist_ok=True)
     print(f"corpus {CORPUS.name}, {os.cpu_count()} cores, python {sys.version.split()[0]}, load {os.getloadavg()[0]:.1f}", flush=True)
     sizes = ([args.growth] if args.growth else []) + [args.n]
-    results = [bench(n, args.runs, args.jobs, args.keep, not args.no_mkdocs, args.mkdocs_default_nav and n == args.n, not args.no_hugo)
-               for n in sizes]
+    try:
+        results = [bench(n, args.runs, args.jobs, args.keep, not args.no_mkdocs, args.mkdocs_default_nav and n == args.n,
+                         not args.no_hugo) for n in sizes]
+    finally:
+        delete_set_aside()
     show(results)
     if args.json:
         args.json.write_text(json.dumps(results, indent=1, default=str), encoding="utf-8")
