@@ -122,23 +122,23 @@ def publish_side_files(site: Site, keys: dict[str, str], staging: Staging, previ
                        code: bytes, read: bool) -> tuple[dict[str, bytes], set[str]]:
     """The search files, the exports and the feeds, written into `staging` by the worker that makes
     them, with a cache of its own that it reads and writes itself (the build process is spared
-    loading and saving it, and the files' bytes never travel back); their digests, and the files
-    linked from the previous output as it recorded them. A file the previous output holds byte
-    for byte is linked from it, not written: a large site's search is tens of thousands of files,
-    of which an edit changes a few dozen."""
+    loading and saving it, and the files' bytes never travel back); their digests, and those the
+    previous output holds byte for byte. Those are not written: the build's link worker links them
+    (`BuildCache.link_previous`), as it links the pages; a large site's search and exports are
+    100,000 files at anthology scale, of which an edit changes a few dozen."""
     store = Store.open(path, code, read=read)
     entries, lines, records = paper_records(site, keys, store.previous("records"))
     search, counted = build_search_files(site, entries, store.previous("search"))
     store.save({"records": records, "search": counted}, {})
-    digests, linked = {}, set()
+    digests, unchanged = {}, set()
     for name, data in {**search, **export_files(site, entries, lines), **feed_files(site)}.items():
         digests[name] = content_digest(data)
         kept = previous.on_disk(name)
         if kept is None or kept.digest != digests[name]:
             staging.write(name, data)
-        elif staging.link(name, previous.prefix + name) and name not in previous.moved:   # (else copied: the same bytes)
-            linked.add(name)
-    return digests, linked
+        else:   # linked by link_intact, which finds it intact as this worker did
+            unchanged.add(name)
+    return digests, unchanged
 
 
 def static_files(options: BuildOptions) -> dict[str, bytes]:

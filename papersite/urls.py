@@ -64,11 +64,6 @@ def paged(stem: str, page: int) -> str:
     return f"{stem}.html" if page == 1 else f"{stem}/page-{page}.html"
 
 
-def is_page(path: str) -> bool:
-    """Every page is an .html file, and no other output file is (the search files, exports, feeds)."""
-    return path.endswith(".html")
-
-
 def paper_path(slug: str) -> str:
     return f"papers/{slug}.html"
 

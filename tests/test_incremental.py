@@ -14,19 +14,20 @@ import os
 import io
 import re
 import shutil
+from functools import partial
 from pathlib import Path
 
 import pytest
 
 from conftest import REPO, build_args, make_project
-from papersite import workers
+from papersite import stages, workers
 from support.maps import without_map_points
 from papersite.cli import main
 from papersite.digests import digest
 from papersite.incremental import store as store_module
 from papersite.incremental.inputs import FileDigests, code_version
 from papersite.incremental.store import default_cache_path, delta_path, state_path
-from papersite.publish import exports, search_terms
+from papersite.publish import exports, search, search_terms
 from papersite.pipeline import BuildOptions, WarmCache, build
 
 SAMPLE = REPO / "tests" / "fixtures" / "ml-sample.jsonl"
@@ -600,3 +601,30 @@ def test_adding_and_editing_authors_yml(proj, tmp_path):
     people.write_text(f"authors:\n  - name: {first}\n    orcid: 0000-0002-1825-0097\n", encoding="utf-8")
     build(options(proj))
     assert_same_as_clean(proj, tmp_path / "orcid")
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_search_and_export_files_are_linked_and_only_those_that_changed_written(proj, tmp_path, monkeypatch, jobs):
+    """The previous output's search and export files are linked in by the link worker, as its pages
+    are; the search and exports worker writes only the files whose bytes changed (and one tampered
+    with), and the files no longer made (the last result-store chunk, once three papers are
+    deleted) are taken out."""
+    monkeypatch.setattr(stages, "build_search_files", partial(search.build_search_files, shard_from=0))
+    build(options(proj, jobs=jobs))
+    folder = proj / "site" / "assets" / "search"
+    before = {p.name: p.stat().st_ino for p in folder.iterdir()}
+    assert len(before) > 100   # sharded: the sample's index is split into many files
+    tampered = folder / "s-0.js"
+    tampered.write_text("tampered", encoding="utf-8")
+    edit(first_paper(proj), "\n---\n", "\n---\nAn edit with a word of its own: zyzzogeton.\n\n")
+    build(options(proj, jobs=jobs))
+    after = {p.name: p.stat().st_ino for p in folder.iterdir()}
+    linked = [name for name, inode in after.items() if before.get(name) == inode]
+    assert len(linked) > len(after) // 2   # the previous output's files, but for those the edit changed
+    assert "s-0.js" not in linked and tampered.read_text(encoding="utf-8") != "tampered"
+    assert_same_as_clean(proj, tmp_path)
+    for path in sorted((proj / "content" / "papers").glob("*.md"))[-3:]:
+        path.unlink()
+    build(options(proj, jobs=jobs))
+    assert "s-7.js" in set(after) - {p.name for p in folder.iterdir()}
+    assert_same_as_clean(proj, tmp_path)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
-from .. import urls, workers
+from .. import workers
 from ..digests import Fingerprints, digest, fingerprint
 from ..errors import Problem
 from ..output import Staging
@@ -128,7 +128,7 @@ class BuildCache:
             return
         missing, moved, copied = self.linking.result()
         self.linking = None
-        self.output.checked.update((path, path not in missing) for path in filter(urls.is_page, self.output.manifest))
+        self.output.checked.update((path, path not in missing) for path in self.output.manifest)
         self.output.moved |= moved
         self.copied |= copied
 
@@ -167,21 +167,21 @@ class BuildCache:
             staging.write(path, data)
             self.digests[path] = content_digest(data)
 
-    def add_written(self, digests: dict[str, bytes], linked: set[str]) -> None:
-        """Files a worker put into the staging tree itself, by their digests; `linked`: those of them
-        it linked from the previous output, whose manifest entries still hold (a stat each spared:
-        most of a large site's search files)."""
+    def add_written(self, digests: dict[str, bytes], unchanged: set[str]) -> None:
+        """Files a worker made, by their digests; `unchanged`: those it found in the previous output
+        byte for byte, which it left to `link_previous` to link (their manifest entries still hold:
+        a stat each spared, most of a large site's search files). It wrote the others itself."""
         self.digests.update(digests)
-        self.carried |= linked
+        self.carried |= unchanged
 
     def commit(self, staging: Staging) -> None:
         """Swap the new output in; what each of its files is, for the next build to check."""
         self.linked_previous()
         previous = self.output.manifest
-        for path in filter(urls.is_page, previous.keys() - self.digests.keys()):
+        for path in previous.keys() - self.digests.keys():
             staging.remove(path)
         staging.commit()
-        linked = (set(self.kept) - self.copied - self.output.moved) | self.carried
+        linked = (self.kept.keys() | self.carried) - self.copied - self.output.moved
         self.manifest = output_manifest(self.out, self.digests, previous, linked)
 
     def save(self, states: dict, warnings: tuple[Problem, ...], notes: tuple[Problem, ...], pages: int, files: int,

@@ -11,11 +11,11 @@ A page is kept only when both hold:
    content digest, inode, size and modification time; a file that was edited, replaced or
    deleted since does not match and is made again.
 
-Every page of the previous output that is still as it was is hard-linked (copied where links are
+Every file of the previous output that is still as it was is hard-linked (copied where links are
 not possible) into the new tree by a worker as the build starts (`link_intact`, on another core
-while the build imports its stages and runs them); a page the build renders anew replaces its
-link, one it no longer makes is taken out. The search and export files the previous output holds
-byte for byte are linked by the worker that makes them. The new tree is still swapped in whole.
+while the build imports its stages and runs them); a file the build makes anew with other bytes
+replaces its link (the pages it renders, the search and export files that changed), one it no
+longer makes is taken out. The new tree is still swapped in whole.
 """
 
 from __future__ import annotations
@@ -137,11 +137,12 @@ class PreviousOutput:
 
 
 def link_intact(staging, output: PreviousOutput) -> tuple[set[str], set[str], set[str]]:
-    """Every page of the previous output that is still as it was, linked into `staging` (in a worker,
-    while the build goes on: a stat and a link for each of tens of thousands of pages, which an edit
-    keeps almost all of). (The pages that were not, those found by their digest, those copied.)"""
+    """Every file of the previous output that is still as it was, linked into `staging` (in a worker,
+    while the build goes on: a stat and a link for each of hundreds of thousands of files at
+    anthology scale, which an edit keeps almost all of). (The files that were not, those found by
+    their digest, those copied.)"""
     missing, copied = set(), set()
-    for path in filter(urls.is_page, output.manifest):
+    for path in output.manifest:
         if output.on_disk(path) is None:
             missing.add(path)
         elif not staging.link(path, output.prefix + path):
