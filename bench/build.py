@@ -27,6 +27,9 @@ links are built too.
   with a nav of the home page only; with --mkdocs-default-nav also once with MkDocs' default
   nav (every page in the nav of every page: minutes at 5,000 pages);
 - with --growth M, the cold build of M papers too, to show how the time grows with N.
+
+No output is deleted before a timed build: each is moved aside and deleted once every run is
+done (bench/README.md, "Cold builds and the file system").
 """
 
 from __future__ import annotations
