@@ -62,7 +62,7 @@ def run_all(options: BuildOptions, config: SiteConfig | None, report: Report, ca
     check_lunr_js(options, report)
     report.raise_errors()
     with ExitStack() as running:   # the workers started below are stopped if the build ends early
-        env = make_environment(options.templates, cache.templates_dir)
+        env = make_environment(options.templates, cache.templates_dir, read_bytecode=not options.clean)
         progress.stage(f"preparing {len(papers)} papers")
         with clock("markdown and math"):
             texts, new["texts"] = render_texts(papers, report, jobs, cache.previous("texts"), progress.tick)

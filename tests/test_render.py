@@ -87,3 +87,24 @@ def test_a_listing_page_of_many_links_a_handful_of_pages():
         ("page-1002.html", "1002"), ("page-2000.html", "2000")]
     assert '<span aria-current="page">1000</span>' in nav and nav.count("…") == 2
     assert 'href="page-999.html" rel="prev"' in nav and 'href="page-1001.html" rel="next"' in nav
+
+
+def test_a_clean_build_compiles_its_templates_anew_and_keeps_them_for_the_next(tmp_path, monkeypatch):
+    """--clean reads no compiled template from the cache, but writes them: the edit after a clean
+    build does not compile them again."""
+    compiled = []
+    real = jinja2.Environment.compile
+
+    def counted(self, *args, **kwargs):
+        compiled.append(1)
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(jinja2.Environment, "compile", counted)
+    bytecode = tmp_path / "templates-cache"
+    make_environment(REPO / "templates", bytecode, read_bytecode=False)
+    every = len(compiled)
+    assert every > 10
+    make_environment(REPO / "templates", bytecode, read_bytecode=False)
+    assert len(compiled) == 2 * every   # nothing read
+    make_environment(REPO / "templates", bytecode)
+    assert len(compiled) == 2 * every   # what the clean builds wrote

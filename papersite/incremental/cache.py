@@ -103,8 +103,8 @@ class BuildCache:
         return self.files.done
 
     @property
-    def templates_dir(self) -> Path | None:
-        return None if self.clean else templates_path(self.path)
+    def templates_dir(self) -> Path:
+        return templates_path(self.path)
 
     @property
     def worker_path(self) -> Path:
