@@ -62,10 +62,7 @@ class Fingerprints:
         if hit is not None and hit[0] is value:
             return hit[1]
         if walked:
-            h = hashlib.blake2b(b"t" if kind is tuple else b"l", digest_size=DIGEST_SIZE)
-            for item in value:
-                h.update(self(item))
-            result = h.digest()
+            result = self.walked(value, b"t" if kind is tuple else b"l")
         elif any(type(getattr(value, name)) is dict for name in names):
             h = hashlib.blake2b(b"d" + class_name(kind), digest_size=DIGEST_SIZE)
             for name in names:
@@ -76,6 +73,14 @@ class Fingerprints:
         self.memo[id(value)] = (value, result)
         return result
 
+
+    def walked(self, values, tag: bytes = b"t") -> bytes:
+        """The digest of a sequence item by item, however short: a dataclass in it is digested by
+        its version, never pickled whole."""
+        h = hashlib.blake2b(tag, digest_size=DIGEST_SIZE)
+        for item in values:
+            h.update(self(item))
+        return h.digest()
 
     def mapping(self, value: dict) -> bytes:
         h = hashlib.blake2b(b"m", digest_size=DIGEST_SIZE)

@@ -270,14 +270,18 @@ def test_a_hand_edited_deleted_or_added_output_file_is_made_again_or_removed(pro
     assert_same_as_clean(proj, tmp_path)
 
 
-def test_a_build_with_inputs_changed_stops_the_output_check(proj, output_check):
+def test_a_build_with_inputs_changed_stops_the_output_check(proj, tmp_path, output_check):
     jobs, checked_by = output_check
     build(options(proj, jobs=jobs))
     edit(first_paper(proj), "\n---\n", "\n---\nAn edit.\n\n")
     assert build(options(proj, jobs=jobs)).rendered > 0
     if jobs > 1:
         assert len(checked_by()) <= 1   # started, then stopped or finished; its answer unused
+        for pid in checked_by():   # stopped and reaped: neither running nor left a zombie
+            with pytest.raises(ProcessLookupError):
+                os.kill(pid, 0)
     assert not [p for p in proj.iterdir() if p.name.startswith(".site.tmp-")]
+    assert_same_as_clean(proj, tmp_path)
 
 
 def corrupt(path: Path, how: str) -> None:

@@ -7,7 +7,7 @@ import json
 from collections.abc import Mapping, Sequence
 
 from .. import urls
-from ..digests import Fingerprints, digest
+from ..digests import Fingerprints
 from ..enrich.bibtex import bibtex_entry, bibtex_file
 from ..enrich.listings import Site
 from ..model import Paper, SiteConfig
@@ -35,8 +35,8 @@ def paper_records(site: Site, keys: Mapping[str, str], previous: RecordMemo | No
         paper, key = page.paper, keys[page.paper.slug]
         keywords = tuple(names.get(t, t) for t in paper.tags)
         author_slugs = tuple(credit.slug for credit in page.credits)
-        # Value by value: the paper by its version, not pickled whole (100,000 of them at anthology scale).
-        inputs = digest(b"".join(map(fingerprints, (paper, page.words, page.title_latex, key, base_url, keywords, author_slugs))))
+        # Walked: the paper by its version, not pickled whole (100,000 of them at anthology scale).
+        inputs = fingerprints.walked((paper, page.words, page.title_latex, key, base_url, keywords, author_slugs))
         record = previous.get(inputs)
         if record is None:
             record = (bibtex_entry(paper, key, page.title_latex, base_url, keywords),
