@@ -20,9 +20,11 @@ from papersite.cli import main  # noqa: E402
 gc.enable()
 
 if __name__ == "__main__":
-    code = main()
     # Exit without freeing the build's objects one by one (a large collection takes a while to
-    # free): every file is written and closed; only the console buffers are left.
+    # free): the build leaves them in `kept` rather than freeing them as its functions return,
+    # and by then every file is written and closed; only the console buffers are left.
+    kept: list = []
+    code = main(keep=kept)
     sys.stdout.flush()
     sys.stderr.flush()
     os._exit(code)

@@ -26,8 +26,9 @@ def main() -> None:
     args.add_argument("--clean", action="store_true")
     args.add_argument("--jobs", type=int)
     ns = args.parse_args()
+    kept: list = []   # as build.py keeps them
     result = build(BuildOptions(content=ns.root / "content", config=ns.root / "site.yml", out=ns.root / "site",
-                                clean=ns.clean, jobs=ns.jobs))
+                                clean=ns.clean, jobs=ns.jobs), keep=kept)
     print(json.dumps({"seconds": result.seconds, "pages": result.pages, "files": result.files,
                       "rendered": result.rendered, "reused": result.reused, "warnings": len(result.warnings),
                       "timings": dict(result.timings)}), flush=True)

@@ -106,9 +106,10 @@ def print_problems(problems, kind: str = "error") -> None:
               file=sys.stderr)
 
 
-def run_build(args: argparse.Namespace) -> int:
+def run_build(args: argparse.Namespace, keep: list | None = None) -> int:
     result = build(build_options(args), Progress(), on_wait=lambda: print(
-        f"build: another build into {args.out} is running; waiting for it to finish", file=sys.stderr, flush=True))
+        f"build: another build into {args.out} is running; waiting for it to finish", file=sys.stderr, flush=True),
+        keep=keep)
     print_problems(result.warnings, "warning")
     print_problems(result.notes, "note")
     print(f"build: {result.pages} pages ({result.files} files) written to {args.out} "
@@ -149,7 +150,8 @@ def run_import(args: argparse.Namespace) -> int:
     return 0
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, keep: list | None = None) -> int:
+    """`keep`: a build leaves its data there for a caller that exits without freeing it (pipeline.build)."""
     argv = list(sys.argv[1:] if argv is None else argv)
     if not argv or (argv[0] not in COMMANDS and argv[0] not in ("-h", "--help")):
         argv.insert(0, "build")
@@ -161,7 +163,7 @@ def main(argv: list[str] | None = None) -> int:
             from .dev.serve import run_serve
 
             return run_serve(build_options(args), args.port, explicit_base_url=args.base_url is not None)
-        return run_build(args)
+        return run_build(args, keep)
     except SiteError as err:
         print_problems(err.problems)
         count = len(err.problems)

@@ -26,9 +26,13 @@ from .workers import resolve_jobs
 
 
 def build(options: BuildOptions, progress: Progress | None = None, warm: WarmCache | None = None,
-          on_wait: Callable[[], None] | None = None) -> BuildResult:
+          on_wait: Callable[[], None] | None = None, keep: list | None = None) -> BuildResult:
     """Gather and check everything first; write only when the whole site rendered. One build at a
-    time into one output: a second one waits (`on_wait()` hears of it) for the first to end."""
+    time into one output: a second one waits (`on_wait()` hears of it) for the first to end.
+
+    `keep`: a list the build leaves its data in (the cache, the site, its pages' plan), for a
+    caller that exits without freeing them (build.py). Freeing a collection's millions of objects
+    one by one is a noticeable share of an edit build (0.09 s of 1.9 s at 5,000 papers)."""
     progress = progress or Progress(enabled=False)
     check_output_target(options.out, [options.config.parent, PROJECT_ROOT],
                         [options.content, options.templates, options.static, options.lunr_js.parent])
@@ -36,17 +40,19 @@ def build(options: BuildOptions, progress: Progress | None = None, warm: WarmCac
     with build_lock(options.out, on_wait), collector_paused():
         try:
             restore_interrupted_swap(options.out)
-            return run_build(options, progress, warm)
+            return run_build(options, progress, warm, keep)
         finally:
             progress.finish()
 
 
-def run_build(options: BuildOptions, progress: Progress, warm: WarmCache | None) -> BuildResult:
+def run_build(options: BuildOptions, progress: Progress, warm: WarmCache | None, keep: list | None = None) -> BuildResult:
     """The previous output when no input changed; else the whole build (stages.py)."""
     started, report = time.perf_counter(), Report()
     config = read_config(options, report)
     cache = BuildCache.for_output(options.out, options.cache_dir, input_paths(options), options.base_url, options.clean,
                                   resolve_jobs(options.jobs))
+    if keep is not None:
+        keep.append(cache)
     if cache.unchanged() and not report.errors:   # (unchanged() first: it ends the output check's worker)
         return unchanged_build(options, cache, warm, started)
     with Staging(options.out) as staging:
@@ -55,7 +61,7 @@ def run_build(options: BuildOptions, progress: Progress, warm: WarmCache | None)
         cache.link_previous(staging, resolve_jobs(options.jobs))
         try:
             from .stages import run_stages   # only now: see the module's docstring
-            return run_stages(options, config, report, cache, staging, progress, warm, started)
+            return run_stages(options, config, report, cache, staging, progress, warm, started, keep)
         finally:
             cache.cancel_linking()
 

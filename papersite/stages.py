@@ -30,7 +30,7 @@ from .model import SiteConfig
 from .options import BuildOptions, BuildResult, check_strict
 from .output import Staging, copy_plan
 from .progress import Progress, StageClock
-from .publish.exports import export_files, paper_records
+from .publish.exports import Deferred, export_files, paper_records
 from .publish.feeds import BASE_URL_NOTE, feed_files, sitemap_files
 from .publish.search import build_search_files
 from .render.jinja import Renderer, make_environment
@@ -39,17 +39,17 @@ from .workers import Background, Standby, resolve_jobs
 
 
 def run_stages(options: BuildOptions, config: SiteConfig | None, report: Report, cache: BuildCache, staging: Staging,
-               progress: Progress, warm: WarmCache | None, started: float) -> BuildResult:
+               progress: Progress, warm: WarmCache | None, started: float, keep: list | None = None) -> BuildResult:
     """The whole build, into `staging`. A stage that keeps something for the next build is given what
     the last one kept (`cache.previous(name)`) and hands back its new state (`new[name]`)."""
     # One BLAS thread: the build spreads its work over processes, and one thread also fixes the
     # summation order, so the map's coordinates never depend on the core count.
     with threadpool_limits(limits=1, user_api="blas"):
-        return run_all(options, config, report, cache, staging, progress, warm, started)
+        return run_all(options, config, report, cache, staging, progress, warm, started, keep)
 
 
 def run_all(options: BuildOptions, config: SiteConfig | None, report: Report, cache: BuildCache, staging: Staging,
-            progress: Progress, warm: WarmCache | None, started: float) -> BuildResult:
+            progress: Progress, warm: WarmCache | None, started: float, keep: list | None = None) -> BuildResult:
     clock, new = StageClock(), {}
     cache.load(warm)
     jobs = resolve_jobs(options.jobs)
@@ -108,6 +108,8 @@ def run_all(options: BuildOptions, config: SiteConfig | None, report: Report, ca
     files = len(cache.digests) - len(static)
     with clock("cache"):
         cache.save(new, tuple(report.warnings), notes, len(plan), files, warm)
+    if keep is not None:   # (pipeline.build)
+        keep.append((papers, texts, site, terms, related, topic_map, plan, new))
     return BuildResult(len(plan), files, tuple(report.warnings), time.perf_counter() - started, notes,
                        rendered=len(plan) - len(cache.kept), reused=len(cache.kept), timings=tuple(clock.seconds.items()),
                        cache_note=cache.problem)
@@ -127,15 +129,16 @@ def publish_side_files(site: Site, keys: dict[str, str], staging: Staging, previ
     (`BuildCache.link_previous`), as it links the pages; a large site's search and exports are
     100,000 files at anthology scale, of which an edit changes a few dozen."""
     store = Store.open(path, code, read=read)
-    entries, lines, records = paper_records(site, keys, store.previous("records"))
-    search, counted = build_search_files(site, entries, store.previous("search"))
-    store.save({"records": records, "search": counted}, {})
+    records, record_memo = paper_records(site, keys, store.previous("records"))
+    search, counted = build_search_files(site, records.entries, store.previous("search"))
+    exports, file_memo = export_files(site, records, store.previous("exports"))
+    store.save({"records": record_memo, "search": counted, "exports": file_memo}, {})
     digests, unchanged = {}, set()
-    for name, data in {**search, **export_files(site, entries, lines), **feed_files(site)}.items():
-        digests[name] = content_digest(data)
+    for name, data in {**search, **exports, **feed_files(site)}.items():
+        digests[name] = data.digest if isinstance(data, Deferred) else content_digest(data)
         kept = previous.on_disk(name)
         if kept is None or kept.digest != digests[name]:
-            staging.write(name, data)
+            staging.write(name, data.make() if isinstance(data, Deferred) else data)
         else:   # linked by link_intact, which finds it intact as this worker did
             unchanged.add(name)
     return digests, unchanged

@@ -7,9 +7,12 @@ change must change the digest. tests/test_incremental.py checks the same end to 
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import fields, replace
 
-from papersite.digests import Fingerprints, fingerprint
+import pytest
+
+from papersite.digests import Fingerprints, Unfingerprintable, fingerprint, leaf
 from papersite.enrich.listings import paper_page
 from papersite.enrich.people import Credit
 from papersite.enrich.related import RelatedLink, RelatedList, related_list
@@ -36,6 +39,19 @@ def test_equal_values_give_equal_fingerprints_however_they_share_objects():
     assert fingerprint([shared, shared]) == fingerprint([("x", "y"), ("x", "y")])
     assert fingerprint({"a": 1, "b": (1, 2)}) == fingerprint({"b": (1, 2), "a": 1})
     assert fingerprint(("a", None)) != fingerprint(("a", ""))
+
+
+def test_digests_stay_the_same_after_a_value_that_cannot_be_fingerprinted_and_in_other_threads():
+    # leaf() keeps one pickler per thread (made once): a dump that failed half way, or another
+    # thread's dumps, must not change what the next value digests to.
+    values = [("x", ("y", "y")), {"a": [1.5, None]}, b"bytes" * 1000, replace(PAPERS[0], version=b"")]
+    before = [leaf(value) for value in values]
+    with pytest.raises(Unfingerprintable):
+        leaf(("a", ["b", lambda: 0]))
+    assert [leaf(value) for value in values] == before
+    with ThreadPoolExecutor(4) as pool:
+        assert list(pool.map(leaf, values * 50)) == before * 50
+    assert leaf(("x", ("y", "y"))) != leaf(("x", ("y", "z")))
 
 
 def test_a_value_with_a_version_is_digested_by_it():

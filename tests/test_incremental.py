@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import os
 import io
+import json
 import re
 import shutil
 from functools import partial
@@ -135,6 +136,29 @@ def test_a_rebuild_with_nothing_changed_writes_nothing(proj, output_check):
     assert (again.pages, again.files, again.warnings) == (first.pages, first.files, first.warnings)
     after = index.stat()
     assert (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)
+
+
+def test_a_build_leaves_what_it_made_to_a_caller_that_exits_without_freeing_it(proj, tmp_path):
+    """build.py exits without freeing the build's objects one by one (pipeline.build's `keep`): an
+    edit build hands over its cache, its site and its pages' plan instead of freeing them as it
+    returns, and writes the same site as a build that frees them."""
+    from papersite.enrich.listings import Site
+    from papersite.incremental.cache import BuildCache
+    from papersite.render.plan import PageSpec
+
+    build(options(proj))
+    path = first_paper(proj)
+    path.write_text(path.read_text(encoding="utf-8").rstrip("\n") + " An added sentence.\n", encoding="utf-8")
+    kept: list = []
+    result = build(options(proj), keep=kept)
+    assert 0 < result.rendered < result.pages
+    caches = [item for item in kept if isinstance(item, BuildCache)]
+    assert len(caches) == 1 and "pages" in caches[0].store.states
+    made = [part for item in kept if isinstance(item, tuple) for part in item]
+    assert any(isinstance(part, Site) and len(part.papers) == len(list((proj / "content" / "papers").glob("*.md"))) for part in made)
+    assert any(isinstance(part, tuple) and len(part) == result.pages and all(isinstance(spec, PageSpec) for spec in part)
+               for part in made)
+    assert_same_as_clean(proj, tmp_path)
 
 
 def test_editing_one_abstract_rebuilds_only_what_shows_it(proj, tmp_path):
@@ -501,6 +525,37 @@ def test_after_an_edit_papers_json_encodes_only_the_edited_paper(proj, tmp_path,
     assert build(options(proj, jobs=jobs)).rendered > 0
     slug = re.search(r"^slug: (.+)$", paper.read_text(encoding="utf-8"), re.M).group(1)
     assert encoded.read_text(encoding="utf-8").split() == [slug]
+    assert_same_as_clean(proj, tmp_path)
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_after_an_edit_only_its_authors_bibtex_files_are_made_and_one_deleted_is_made_again(proj, tmp_path, monkeypatch, jobs):
+    """An author's BibTeX file made from the same entries as last time is not made again, unless the
+    output lacks it; papers.bib is always made."""
+    build(options(proj, jobs=jobs))
+    site = proj / "site"
+    made = tmp_path / "made.txt"   # a file: with two jobs the exports are made in a forked worker
+    bibtex_file = exports.bibtex_file
+
+    def logging(title, entries):
+        with made.open("a", encoding="utf-8") as log:
+            log.write(title + "\n")
+        return bibtex_file(title, entries)
+
+    def title_of(bib: Path) -> str:   # "% 3 papers from TITLE, one entry each, UTF-8."
+        return re.match(r"% \d+ papers? from (.*), one entry each", bib.read_text(encoding="utf-8")).group(1)
+
+    monkeypatch.setattr(exports, "bibtex_file", logging)
+    papers = json.loads((site / "papers.json").read_text(encoding="utf-8"))["papers"]
+    edited = next(p for p in papers if sum((site / "authors" / f"{slug}.bib").is_file() for slug in p["author_slugs"] if slug) >= 1)
+    authors = [site / "authors" / f"{slug}.bib" for slug in edited["author_slugs"] if slug and (site / "authors" / f"{slug}.bib").is_file()]
+    deleted = next(bib for bib in sorted((site / "authors").glob("*.bib")) if bib not in authors)
+    expected = {title_of(bib) for bib in [*authors, deleted]} | {title_of(site / "papers.bib")}
+    deleted.unlink()
+    edit(proj / "content" / "papers" / f"{edited['slug']}.md", "\n---\n", "\n---\nAn edit for the author files.\n\n")
+    assert build(options(proj, jobs=jobs)).rendered > 0
+    assert sorted(made.read_text(encoding="utf-8").splitlines()) == sorted(expected)
+    assert deleted.is_file()
     assert_same_as_clean(proj, tmp_path)
 
 

@@ -5,6 +5,7 @@ Every problem in every file goes into the caller's Report; the caller aborts onc
 
 from __future__ import annotations
 
+import os
 import re
 from collections import Counter
 from collections.abc import Mapping
@@ -102,7 +103,9 @@ def find_paper_files(content_dir: Path) -> list[Path]:
     papers_dir = content_dir / "papers"
     if not papers_dir.is_dir():
         raise SiteError.at(str(papers_dir), None, "no papers directory (import a corpus first: python build.py import SOURCE)")
-    found = sorted(p for p in papers_dir.glob("*.md") if not p.name.startswith("."))
+    # Names sorted, then made paths: sorting 100,000 paths compares their parts in Python.
+    found = [papers_dir / name for name in sorted(name for name in os.listdir(papers_dir)
+                                                   if name.endswith(".md") and not name.startswith("."))]
     if not found:
         raise SiteError.at(str(papers_dir), None, "no pages (*.md) to build a site from (import a corpus first: python build.py import SOURCE)")
     return found

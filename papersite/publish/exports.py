@@ -4,10 +4,12 @@ and each author's BibTeX file."""
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import partial
 
 from .. import urls
-from ..digests import Fingerprints
+from ..digests import Fingerprints, digest, text_digest
 from ..enrich.bibtex import bibtex_entry, bibtex_file
 from ..enrich.listings import Site
 from ..model import Paper, SiteConfig
@@ -18,42 +20,69 @@ from ..model import Paper, SiteConfig
 EXPORT_FORMAT = "papersite-papers/4"
 EXPORTS_INDEX_FORMAT = "papersite-exports/1"
 
-# Each paper's (BibTeX entry, papers.json line), by the fingerprint of what they are made from.
+# Each paper's (BibTeX entry, papers.json line), by the digest of what they are made from.
 RecordMemo = dict[bytes, tuple[str, bytes]]
+# The digest of each author's BibTeX file, by the digest of what it is made from.
+FileMemo = dict[bytes, bytes]
 
 
-def paper_records(site: Site, keys: Mapping[str, str], previous: RecordMemo | None = None) -> tuple[list[str], list[bytes], RecordMemo]:
-    """Each paper's BibTeX entry and papers.json line, in site order, and the memo for the next
-    build: a paper whose inputs the `previous` build saw is not encoded again (an edit encodes the
-    papers it changed)."""
+@dataclass(frozen=True)
+class Records:
+    """Each paper's BibTeX entry, its papers.json line and the digest of what they are made from, in site order."""
+
+    entries: list[str]
+    lines: list[bytes]
+    inputs: list[bytes]
+
+
+@dataclass(frozen=True)
+class Deferred:
+    """An export file whose digest is known before its bytes are made (an author's BibTeX file the
+    previous build made from the same entries): `make()` makes them, for an output that lacks it."""
+
+    digest: bytes
+    make: Callable[[], bytes]
+
+
+def paper_records(site: Site, keys: Mapping[str, str], previous: RecordMemo | None = None) -> tuple[Records, RecordMemo]:
+    """Each paper's BibTeX entry and papers.json line, and the memo for the next build: a paper
+    whose inputs the `previous` build saw is not encoded again (an edit encodes the papers it changed)."""
     previous = previous or {}
     base_url, names = site.config.base_url, site.tag_names()
     fingerprints = Fingerprints()
+    shared = fingerprints(names) + fingerprints(base_url)
     memo: RecordMemo = {}
-    entries, lines = [], []
+    records = Records([], [], [])
     for page in site.papers:
         paper, key = page.paper, keys[page.paper.slug]
         keywords = tuple(names.get(t, t) for t in paper.tags)
         author_slugs = tuple(credit.slug for credit in page.credits)
-        # Walked: the paper by its version, not pickled whole (100,000 of them at anthology scale).
-        inputs = fingerprints.walked((paper, page.words, page.title_latex, key, base_url, keywords, author_slugs))
+        if page.version:
+            # The page's version digests its paper, texts and credits (listings.paper_page); the
+            # key, the topics' names and the address are all the rest.
+            inputs = digest(b"".join((page.version, shared, key.encode("utf-8", "surrogatepass"))))
+        else:   # walked: the paper by its version, not pickled whole
+            inputs = fingerprints.walked((paper, page.words, page.title_latex, key, base_url, keywords, author_slugs))
         record = previous.get(inputs)
         if record is None:
             record = (bibtex_entry(paper, key, page.title_latex, base_url, keywords),
                       paper_json(paper, author_slugs, page.words, key, base_url))
         memo[inputs] = record
-        entries.append(record[0])
-        lines.append(record[1])
-    return entries, lines, memo
+        records.entries.append(record[0])
+        records.lines.append(record[1])
+        records.inputs.append(inputs)
+    return records, memo
 
 
-def export_files(site: Site, entries: Sequence[str], lines: Sequence[bytes]) -> dict[str, bytes]:
+def export_files(site: Site, records: Records, previous: FileMemo | None = None) -> tuple[dict[str, bytes | Deferred], FileMemo]:
     """papers.bib and papers.json, from each paper's entry and line (`paper_records`); from
-    `urls.EXPORTS_SPLIT_FROM` papers on, the same files per proceedings, with an index."""
+    `urls.EXPORTS_SPLIT_FROM` papers on, the same files per proceedings, with an index. Then each
+    author's BibTeX file, and their memo for the next build."""
+    entries, lines = records.entries, records.lines
     position = {page.paper.slug: i for i, page in enumerate(site.papers)}
-    files = author_bibtex_files(site, entries, position)
+    files, memo = author_bibtex_files(site, records, position, previous or {})
     if len(site.papers) < urls.EXPORTS_SPLIT_FROM:
-        return {urls.BIBTEX: bibtex_file(site.config.title, entries), urls.EXPORT_JSON: papers_json(site, site.papers, lines), **files}
+        return {urls.BIBTEX: bibtex_file(site.config.title, entries), urls.EXPORT_JSON: papers_json(site, site.papers, lines), **files}, memo
     parts = []
     for proceedings in site.proceedings:
         chosen = [position[page.paper.slug] for page in proceedings.papers]
@@ -64,16 +93,34 @@ def export_files(site: Site, entries: Sequence[str], lines: Sequence[bytes]) -> 
         parts.append({"venue": proceedings.venue, "year": proceedings.year, "papers": len(chosen), "bib": bib, "json": data})
     files[urls.EXPORTS_INDEX] = json_line({"format": EXPORTS_INDEX_FORMAT, "site": site_info(site.config),
                                            "proceedings": parts}) + b"\n"
-    return files
+    return files, memo
 
 
-def author_bibtex_files(site: Site, entries: Sequence[str], position: Mapping[str, int]) -> dict[str, bytes]:
+def author_bibtex_files(site: Site, records: Records, position: Mapping[str, int],
+                        previous: FileMemo) -> tuple[dict[str, bytes | Deferred], FileMemo]:
     """The papers of each author of several as BibTeX (authors/<slug>.bib), newest first as their page
     lists them: the entries papers.bib has. Most authors have one paper, whose page's Cite box is their
-    BibTeX: a file each would be three files in four (templates/author.html)."""
-    return {urls.author_bibtex(author.slug): bibtex_file(f"{site.config.title}, by {author.name}",
-                                                          [entries[position[paper.slug]] for _, papers in author.years for paper in papers])
-            for author in site.authors if author.count > 1}
+    BibTeX: a file each would be three files in four (templates/author.html).
+
+    A file made from the entries the `previous` build made it from is Deferred: an edit makes the
+    files of its paper's authors, not every author's (79,398 files at 100,000 papers)."""
+    files: dict[str, bytes | Deferred] = {}
+    memo: FileMemo = {}
+    site_title = text_digest(site.config.title)
+    for author in site.authors:
+        if author.count < 2:
+            continue
+        chosen = [position[paper.slug] for _, papers in author.years for paper in papers]
+        inputs = digest(b"".join((site_title, text_digest(author.name), *(records.inputs[i] for i in chosen))))
+        make = partial(bibtex_file, f"{site.config.title}, by {author.name}", [records.entries[i] for i in chosen])
+        known = previous.get(inputs)
+        if known is None:
+            files[urls.author_bibtex(author.slug)] = data = make()
+            known = digest(data)
+        else:
+            files[urls.author_bibtex(author.slug)] = Deferred(known, make)
+        memo[inputs] = known
+    return files, memo
 
 
 def papers_json(site: Site, papers: Sequence, lines: Sequence[bytes]) -> bytes:
