@@ -317,6 +317,26 @@ def test_counts_kept_between_builds_give_the_same_index(documents):
     assert len(unchanged) == len(documents) - 1   # the others' entries are the same objects: a small delta
 
 
+def test_terms_counted_by_page_versions_equal_those_counted_from_the_texts(site, monkeypatch):
+    """A build counts each paper's terms under its page's version (search.count_search_terms); the
+    counts are those of the texts, and the next build with the same pages tokenises nothing."""
+    pages = shipped_site(site)
+    assert all(page.version for page in pages.papers)
+    by_version, state = search.count_search_terms(pages, None)
+    by_text, _ = search_terms.count_terms(search.search_documents(pages))
+    assert by_version.refs == by_text.refs and by_version.terms == by_text.terms
+    for a, b in zip(by_version.postings, by_text.postings, strict=True):
+        for name in ("terms", "docs", "tfs", "lengths"):
+            assert getattr(a, name).tolist() == getattr(b, name).tolist()
+
+    def no_tokenising(*args):
+        raise AssertionError("a paper the previous build counted was tokenised again")
+
+    monkeypatch.setattr(search_terms, "tokenise_documents", no_tokenising)
+    again, _ = search.count_search_terms(pages, state)
+    assert again.terms == by_version.terms
+
+
 def test_a_vocabulary_of_unused_terms_is_renumbered(documents, monkeypatch):
     _, state = search_terms.count_terms(documents)
     monkeypatch.setattr(search_terms, "BATCH", 7)

@@ -27,12 +27,13 @@ from collections.abc import Sequence
 from lunr.pipeline import Pipeline
 
 from .. import urls
+from ..digests import digest, fingerprint
 from ..enrich.listings import PaperPage, Site
 from .lunr_index import SEARCH_PIPELINE
 from .search_codec import encode_index
 from .search_shards import GLOBAL as SHARD_GLOBAL
 from .search_shards import Layout, script_path, shard_files, tag_documents
-from .search_terms import count_terms
+from .search_terms import FIELD_NAMES, TermCounts, count_keyed_terms, count_terms
 
 STORE_FORMAT = 1
 INDEX_GLOBAL = "PAPERSITE_INDEX"
@@ -48,7 +49,7 @@ def build_search_files(site: Site, entries: Sequence[str], previous: dict | None
                        shard_from: int = SHARD_FROM, layout: Layout = Layout()) -> tuple[dict[str, str], dict]:
     """The files (`entries`: each paper's BibTeX entry, in site order), and each paper's term
     counts for the next build (`previous`: the last build's)."""
-    counts, state = count_terms(search_documents(site), previous)
+    counts, state = count_search_terms(site, previous)
     pipeline = search_pipeline_names()
     files = {urls.SEARCH_BIBTEX: js_global(BIBTEX_GLOBAL, {page.paper.slug: entry for page, entry in zip(site.papers, entries)})}
     if len(site.papers) < shard_from:
@@ -76,18 +77,29 @@ def search_documents(site: Site) -> list[dict]:
     """What is indexed of each paper (search_terms.count_terms adds lunr_index.camel_parts to its
     title and abstract)."""
     names = site.tag_names()
-    return [
-        {
-            "ref": page.paper.slug,
-            "title": page.title_text,
-            "tags": " ".join(names.get(t, t) for t in page.paper.tags),
-            "authors": " ".join(page.paper.authors),
-            "body": page.text,
-            "venue": page.paper.venue,
-            "year": str(page.paper.year),
-        }
-        for page in site.papers
-    ]
+    return [dict(zip(("ref", *FIELD_NAMES), (page.paper.slug, *document_texts(page, names)))) for page in site.papers]
+
+
+def document_texts(page: PaperPage, names: dict[str, str]) -> tuple[str, ...]:
+    """A paper's texts by search field (search_terms.FIELD_NAMES)."""
+    texts = {"title": page.title_text, "tags": " ".join(names.get(t, t) for t in page.paper.tags),
+             "authors": " ".join(page.paper.authors), "body": page.text, "venue": page.paper.venue,
+             "year": str(page.paper.year)}
+    return tuple(texts[name] for name in FIELD_NAMES)
+
+
+def count_search_terms(site: Site, previous: dict | None) -> tuple[TermCounts, dict]:
+    """The papers' term counts. Each paper is keyed by its page's version, which digests every
+    text it is searched by (listings.paper_page) but the topics' names: the texts themselves are
+    made and digested only for the papers the previous build did not count (100,000 at anthology
+    scale, an edit's few)."""
+    if not all(page.version for page in site.papers):
+        return count_terms(search_documents(site), previous)
+    names = site.tag_names()
+    shared = b"paper page\0" + fingerprint(names)
+    return count_keyed_terms([page.paper.slug for page in site.papers],
+                             [digest(shared + page.version) for page in site.papers],
+                             lambda i: document_texts(site.papers[i], names), previous)
 
 
 def store_pages(site: Site) -> dict:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import chain
 
@@ -71,19 +71,27 @@ def count_terms(docs: Sequence[dict], previous: dict | None = None) -> tuple[Ter
     """The term counts of `docs` ({"ref", and a string per field}), and the state for the next build.
 
     `previous`: the last build's state; the documents whose texts it has are not tokenised again."""
+    values = [tuple(doc[name] or "" for name in FIELD_NAMES) for doc in docs]
+    return count_keyed_terms([str(doc["ref"]) for doc in docs], [texts_key(texts) for texts in values],
+                             values.__getitem__, previous)
+
+
+def count_keyed_terms(refs: Sequence[str], keys: Sequence[bytes], texts: Callable[[int], tuple[str, ...]],
+                      previous: dict | None = None) -> tuple[TermCounts, dict]:
+    """`count_terms` of documents given by their refs and keys: `keys[i]` is the digest of what
+    document i's texts are made from (`texts_key`, or a version that stands for them), and
+    `texts(i)` its texts by field, asked only of the documents the previous build did not count."""
     previous = previous or {}
     old_vocabulary = previous.get(VOCABULARY, ())
     vocabulary = Vocabulary(old_vocabulary)
-    values = [tuple(doc[name] or "" for name in FIELD_NAMES) for doc in docs]
-    keys = [texts_key(texts) for texts in values]
     blobs = [previous.get(key) for key in keys]
     fresh = [i for i, blob in enumerate(blobs) if blob is None]
     tokeniser = Tokeniser(vocabulary)
     for start in range(0, len(fresh), BATCH):
         batch = fresh[start:start + BATCH]
-        for i, blob in zip(batch, tokenise_documents([indexed_values(values[i]) for i in batch], tokeniser)):
+        for i, blob in zip(batch, tokenise_documents([indexed_values(texts(i)) for i in batch], tokeniser)):
             blobs[i] = blob
-    counts, used = assemble([str(doc["ref"]) for doc in docs], blobs, vocabulary.terms)
+    counts, used = assemble(list(refs), blobs, vocabulary.terms)
     if len(vocabulary.terms) > 2 * int(used.sum()) + 10_000:   # most terms no longer used: renumber
         blobs, vocabulary = vocabulary.compacted(blobs, used)
     unchanged = len(vocabulary.terms) == len(old_vocabulary) and vocabulary.terms == list(old_vocabulary)
