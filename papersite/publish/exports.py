@@ -10,6 +10,7 @@ from functools import partial
 
 from .. import urls
 from ..digests import Fingerprints, digest, text_digest
+from ..enrich.authors import AuthorPage
 from ..enrich.bibtex import bibtex_entry, bibtex_file
 from ..enrich.listings import Site
 from ..model import Paper, SiteConfig
@@ -22,17 +23,19 @@ EXPORTS_INDEX_FORMAT = "papersite-exports/1"
 
 # Each paper's (BibTeX entry, papers.json line), by the digest of what they are made from.
 RecordMemo = dict[bytes, tuple[str, bytes]]
-# The digest of each author's BibTeX file, by the digest of what it is made from.
-FileMemo = dict[bytes, bytes]
+# Each author's BibTeX file, by their slug: (the site title's digest, the author page's version,
+# the file's digest), what it was made from and what it came to.
+FileMemo = dict[str, tuple[bytes, bytes, bytes]]
 
 
 @dataclass(frozen=True)
 class Records:
-    """Each paper's BibTeX entry, its papers.json line and the digest of what they are made from, in site order."""
+    """Each paper's BibTeX entry and papers.json line, in site order, and the slugs of the papers
+    whose entries the previous build did not make (new, or made from other inputs)."""
 
     entries: list[str]
     lines: list[bytes]
-    inputs: list[bytes]
+    changed: set[str]
 
 
 @dataclass(frozen=True)
@@ -52,7 +55,7 @@ def paper_records(site: Site, keys: Mapping[str, str], previous: RecordMemo | No
     fingerprints = Fingerprints()
     shared = fingerprints(names) + fingerprints(base_url)
     memo: RecordMemo = {}
-    records = Records([], [], [])
+    records = Records([], [], set())
     for page in site.papers:
         paper, key = page.paper, keys[page.paper.slug]
         keywords = tuple(names.get(t, t) for t in paper.tags)
@@ -67,10 +70,10 @@ def paper_records(site: Site, keys: Mapping[str, str], previous: RecordMemo | No
         if record is None:
             record = (bibtex_entry(paper, key, page.title_latex, base_url, keywords),
                       paper_json(paper, author_slugs, page.words, key, base_url))
+            records.changed.add(paper.slug)
         memo[inputs] = record
         records.entries.append(record[0])
         records.lines.append(record[1])
-        records.inputs.append(inputs)
     return records, memo
 
 
@@ -102,25 +105,31 @@ def author_bibtex_files(site: Site, records: Records, position: Mapping[str, int
     lists them: the entries papers.bib has. Most authors have one paper, whose page's Cite box is their
     BibTeX: a file each would be three files in four (templates/author.html).
 
-    A file made from the entries the `previous` build made it from is Deferred: an edit makes the
-    files of its paper's authors, not every author's (79,398 files at 100,000 papers)."""
+    A file is Deferred when the `previous` build made it from the same site title and author page
+    (its version: the author's name and papers, in order) and none of those papers' entries changed:
+    an edit makes the files of its paper's authors, not every author's (79,398 at 100,000 papers)."""
     files: dict[str, bytes | Deferred] = {}
     memo: FileMemo = {}
-    site_title = text_digest(site.config.title)
+    title = text_digest(site.config.title)
+    touched = {credit.slug for page in site.papers if page.paper.slug in records.changed for credit in page.credits}
     for author in site.authors:
         if author.count < 2:
             continue
-        chosen = [position[paper.slug] for _, papers in author.years for paper in papers]
-        inputs = digest(b"".join((site_title, text_digest(author.name), *(records.inputs[i] for i in chosen))))
-        make = partial(bibtex_file, f"{site.config.title}, by {author.name}", [records.entries[i] for i in chosen])
-        known = previous.get(inputs)
-        if known is None:
-            files[urls.author_bibtex(author.slug)] = data = make()
-            known = digest(data)
+        path = urls.author_bibtex(author.slug)
+        make = partial(author_bibtex_file, site.config.title, author, records.entries, position)
+        last = previous.get(author.slug)
+        if last is not None and author.version and last[:2] == (title, author.version) and author.slug not in touched:
+            files[path], known = Deferred(last[2], make), last[2]
         else:
-            files[urls.author_bibtex(author.slug)] = Deferred(known, make)
-        memo[inputs] = known
+            files[path] = data = make()
+            known = digest(data)
+        memo[author.slug] = (title, author.version, known)
     return files, memo
+
+
+def author_bibtex_file(site_title: str, author: AuthorPage, entries: Sequence[str], position: Mapping[str, int]) -> bytes:
+    return bibtex_file(f"{site_title}, by {author.name}",
+                       [entries[position[paper.slug]] for _, papers in author.years for paper in papers])
 
 
 def papers_json(site: Site, papers: Sequence, lines: Sequence[bytes]) -> bytes:
