@@ -12,7 +12,7 @@ from .. import urls
 from ..digests import Fingerprints, digest, text_digest
 from ..enrich.authors import AuthorPage
 from ..enrich.bibtex import bibtex_entry, bibtex_file
-from ..enrich.listings import Site
+from ..enrich.listings import PaperPage, Site
 from ..model import Paper, SiteConfig
 
 # /4: each paper has `author_slugs`, its authors' pages (authors/<slug>.html) beside `authors`, null for a
@@ -58,16 +58,15 @@ def paper_records(site: Site, keys: Mapping[str, str], previous: RecordMemo | No
     records = Records([], [], set())
     for page in site.papers:
         paper, key = page.paper, keys[page.paper.slug]
-        keywords = tuple(names.get(t, t) for t in paper.tags)
-        author_slugs = tuple(credit.slug for credit in page.credits)
         if page.version:
             # The page's version digests its paper, texts and credits (listings.paper_page); the
             # key, the topics' names and the address are all the rest.
             inputs = digest(b"".join((page.version, shared, key.encode("utf-8", "surrogatepass"))))
         else:   # walked: the paper by its version, not pickled whole
-            inputs = fingerprints.walked((paper, page.words, page.title_latex, key, base_url, keywords, author_slugs))
+            inputs = fingerprints.walked((paper, page.words, page.title_latex, key, base_url, *record_values(page, names)))
         record = previous.get(inputs)
         if record is None:
+            keywords, author_slugs = record_values(page, names)
             record = (bibtex_entry(paper, key, page.title_latex, base_url, keywords),
                       paper_json(paper, author_slugs, page.words, key, base_url))
             records.changed.add(paper.slug)
@@ -75,6 +74,12 @@ def paper_records(site: Site, keys: Mapping[str, str], previous: RecordMemo | No
         records.entries.append(record[0])
         records.lines.append(record[1])
     return records, memo
+
+
+def record_values(page: PaperPage, names: Mapping[str, str]) -> tuple[tuple[str, ...], tuple[str | None, ...]]:
+    """What a paper's records show beyond the paper itself: its topics' names (BibTeX keywords) and
+    its authors' page slugs. Made only for a paper whose records are made (or that has no version)."""
+    return tuple(names.get(t, t) for t in page.paper.tags), tuple(credit.slug for credit in page.credits)
 
 
 def export_files(site: Site, records: Records, previous: FileMemo | None = None) -> tuple[dict[str, bytes | Deferred], FileMemo]:
