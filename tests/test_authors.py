@@ -4,6 +4,7 @@ real corpus)."""
 
 from __future__ import annotations
 
+import html
 import json
 import re
 
@@ -200,3 +201,20 @@ def test_author_names_are_escaped(tmp_path, cli):
     for path in (root / "site" / "authors").glob("*.html"):
         assert "<script>alert" not in path.read_text(encoding="utf-8")
     assert "&lt;script&gt;alert(1)&lt;/script&gt; Evil" in read(root, "papers/paper-1.html")
+
+
+def test_coauthor_names_with_json_syntax_are_shown_as_written(tmp_path, cli):
+    # An author page's counts are kept as JSON text until the page is rendered (enrich/authors.py):
+    # quotes, backslashes, brackets and accents in a name must come back as they were.
+    names = ['Zoë "Q" O\'Brien', 'Bo\\b ]["x', "Ünïcødé Ñame"]
+    authors = "[" + ", ".join(json.dumps(name) for name in names) + "]"
+    root = make_project(tmp_path / "proj", {"1.md": paper(1, authors), "2.md": paper(2, authors, year=2024)})
+    assert cli(*build_args(root)).code == 0
+    slugs = author_links(read(root, "papers/paper-1.html"), "../authors/")
+    pages = {slug: read(root, f"authors/{slug}.html") for slug in slugs}
+    shown = {slug: html.unescape(re.search(r"<h1>(.*?)</h1>", page, re.S).group(1)) for slug, page in pages.items()}
+    assert sorted(shown.values()) == sorted(names)
+    for slug, page in pages.items():
+        tally = re.search(r'<h2>Co-authors.*?</h2>\n<p class="tally">(.*?)</p>', page, re.S).group(1)
+        listed = [html.unescape(re.sub(r"<[^>]+>", "", item)) for item in re.findall(r"<a .*?</a> \(\d+\)", tally)]
+        assert sorted(listed) == sorted(f"{shown[other]} (2)" for other in slugs if other != slug)

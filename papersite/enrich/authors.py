@@ -8,6 +8,7 @@ paper those of its authors and their co-authors, and no other.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
@@ -29,7 +30,7 @@ class AuthorPaper:
 
 
 # One item of a count: a co-author (slug, name, shared papers), a venue (slug, name, papers) or a
-# topic (tag slug, "", papers). Plain tuples: a collection has several co-authors per author.
+# topic (tag slug, "", papers).
 Tally = tuple[str, str, int]
 
 
@@ -39,15 +40,37 @@ class AuthorPage:
     name: str
     count: int                                            # papers
     years: tuple[tuple[int, tuple[AuthorPaper, ...]], ...]  # newest first; in site order within a year
-    coauthors: tuple[Tally, ...]                          # most shared papers first, then by name
-    venues: tuple[Tally, ...]                             # most papers first
-    topics: tuple[Tally, ...]                             # most papers first
+    # The co-authors (most shared papers first, then by name), venues and topics (most papers first),
+    # as the JSON text of [coauthors, venues, topics], read when the page is rendered: as tuples,
+    # an anthology's author pages were five million small objects to unpickle on every edit build,
+    # most of the time it spent loading its cache, for the few pages an edit renders.
+    tallies: str
     homepage: str | None = None
     orcid: str | None = None
     note: str | None = None
     # The digest of all of the above, taken when the page's data is made: its page's key uses it
     # (digests.Fingerprints), so the ~16,000 pages an edit leaves alone are not digested again.
     version: bytes = b""
+
+    @property
+    def coauthors(self) -> tuple[Tally, ...]:
+        return read_tallies(self.tallies)[0]
+
+    @property
+    def venues(self) -> tuple[Tally, ...]:
+        return read_tallies(self.tallies)[1]
+
+    @property
+    def topics(self) -> tuple[Tally, ...]:
+        return read_tallies(self.tallies)[2]
+
+
+def write_tallies(coauthors: list[Tally], venues: list[Tally], topics: list[Tally]) -> str:
+    return json.dumps([coauthors, venues, topics], ensure_ascii=False, separators=(",", ":"))
+
+
+def read_tallies(text: str) -> tuple[tuple[Tally, ...], ...]:
+    return tuple(tuple(map(tuple, items)) for items in json.loads(text))
 
 
 @dataclass(frozen=True)
@@ -116,9 +139,10 @@ def author_page(person: Person, authorship: Authorship, papers: Sequence[AuthorP
     page = AuthorPage(
         slug=person.slug, name=person.name, count=len(person.papers),
         years=tuple((year, tuple(years[year])) for year in sorted(years, reverse=True)),
-        coauthors=tuple((slug, rank[slug][1], n) for slug, n in sorted(shared.items(), key=lambda item: (-item[1], rank[item[0]][0]))),
-        venues=tuple((slug, name, n) for (slug, name), n in sorted(venues.items(), key=lambda item: (-item[1], item[0][1].lower(), item[0][0]))),
-        topics=tuple((tag, "", n) for tag, n in sorted(topics.items(), key=lambda item: (-item[1], item[0]))),
+        tallies=write_tallies(
+            [(slug, rank[slug][1], n) for slug, n in sorted(shared.items(), key=lambda item: (-item[1], rank[item[0]][0]))],
+            [(slug, name, n) for (slug, name), n in sorted(venues.items(), key=lambda item: (-item[1], item[0][1].lower(), item[0][0]))],
+            [(tag, "", n) for tag, n in sorted(topics.items(), key=lambda item: (-item[1], item[0]))]),
         homepage=entry.homepage if entry else None, orcid=entry.orcid if entry else None, note=entry.note if entry else None,
     )
     return replace(page, version=fingerprint(page))
