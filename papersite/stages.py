@@ -32,7 +32,7 @@ from .output import Staging, copy_plan
 from .progress import Progress, StageClock
 from .publish.exports import Deferred, export_files, paper_records
 from .publish.feeds import BASE_URL_NOTE, feed_files, sitemap_files
-from .publish.search import build_search_files
+from .publish.search import bibtex_scripts, build_search_files
 from .render.jinja import Renderer, make_environment
 from .render.plan import plan_pages, site_chrome
 from .workers import Background, Standby, resolve_jobs
@@ -130,11 +130,12 @@ def publish_side_files(site: Site, keys: dict[str, str], staging: Staging, previ
     100,000 files at anthology scale, of which an edit changes a few dozen."""
     store = Store.open(path, code, read=read)
     records, record_memo = paper_records(site, keys, store.previous("records"))
-    search, counted = build_search_files(site, records.entries, store.previous("search"))
+    search, counted = build_search_files(site, store.previous("search"))
     exports, file_memo = export_files(site, records, store.previous("exports"))
     store.save({"records": record_memo, "search": counted, "exports": file_memo}, {})
+    bibtex = bibtex_scripts([page.paper.slug for page in site.papers], records.entries)
     digests, unchanged = {}, set()
-    for name, data in {**search, **exports, **feed_files(site)}.items():
+    for name, data in {**search, **bibtex, **exports, **feed_files(site)}.items():
         digests[name] = data.digest if isinstance(data, Deferred) else content_digest(data)
         kept = previous.on_disk(name)
         if kept is None or kept.digest != digests[name]:

@@ -42,7 +42,8 @@ EXPORTS_INDEX = "exports/index.json"
 ASSETS = "assets"
 SEARCH_INDEX = "assets/search-index.js"
 SEARCH_STORE = "assets/search-store.js"
-# Every paper's BibTeX entry, which the reading list exports (enrich/bibtex.py).
+# Every paper's BibTeX entry, which the reading list exports (enrich/bibtex.py): all in this file,
+# or, for a larger site, this file names how many parts they are in (publish/search.py bibtex_scripts).
 SEARCH_BIBTEX = "assets/search-bibtex.js"
 LUNR_JS = "assets/vendor/lunr.js"
 # Written into every output so a later build knows the directory is its own to replace.
@@ -52,6 +53,11 @@ MARKER = ".papersite-build"
 def proceedings_export(venue_slug: str, year: int, kind: str) -> str:
     """One proceedings' exports (`kind`: "bib" or "json"), when a collection's exports are split."""
     return f"exports/{venue_slug}-{year}.{kind}"
+
+
+def bibtex_part(number: int) -> str:
+    """One part of the BibTeX entries the reading list exports (static/reading-list.js makes the same path)."""
+    return f"assets/bibtex/{number}.js"
 
 
 def sitemap_part(number: int) -> str:

@@ -8,8 +8,11 @@
 // - reading-list.html (#reading-list) lists the saved papers from the saved entries themselves (no
 //   fetch, so it works from file://), with remove buttons and BibTeX / Markdown export.
 // - BibTeX export gives the build's own entries, byte for byte as papers.bib has them: the first
-//   BibTeX export loads assets/search-bibtex.js (window.PAPERSITE_BIBTEX, slug -> entry; see
-//   papersite/publish/search.py) with a <script> element, as a fetch would fail under file://.
+//   BibTeX export loads assets/search-bibtex.js (window.PAPERSITE_BIBTEX; see papersite/publish/search.py
+//   bibtex_scripts) with a <script> element, as a fetch would fail under file://. It holds a small
+//   site's entries ({entries: {slug: entry}}), or the number of parts a larger site's are in
+//   ({parts: n}); an export then loads the parts of its papers (assets/bibtex/<k>.js, each filling
+//   window.PAPERSITE_BIBTEX_PARTS[k]), k the slug's 32-bit FNV-1a hash modulo n.
 //   A saved paper this build no longer has gets the entry saved from its page's Cite box, if it
 //   was saved there, or else a comment line saying it is gone.
 //
@@ -217,28 +220,89 @@
     return entry.permalink || new URL(entry.url, rootURL).href;
   }
 
-  // The build's entries (assets/search-bibtex.js): null until loaded; state "idle", "loading",
-  // "ready" or "failed".
+  // The build's entries (assets/search-bibtex.js, and a large site's parts): slug -> entry, of
+  // the files loaded so far; null until the first is. State "idle", "loading", "ready" or "failed".
   var BUILD_BIBTEX = "assets/search-bibtex.js";
   var built = null;
+  var parts = 0;          // how many parts a large site's entries are in; 0: all in BUILD_BIBTEX
+  var loadedParts = {};
   var builtState = "idle";
+  var failedFile = BUILD_BIBTEX;
 
-  function loadBuilt(done) {
-    builtState = "loading";
+  function partPath(k) { return "assets/bibtex/" + k + ".js"; }   // papersite/urls.py bibtex_part
+
+  function partOf(slug) {
+    var bytes = new TextEncoder().encode(slug);
+    var h = 0x811c9dc5;
+    for (var i = 0; i < bytes.length; i++) h = Math.imul(h ^ bytes[i], 0x01000193) >>> 0;
+    return h % parts;
+  }
+
+  // The parts a list's entries are in that are not loaded yet.
+  function missingParts(list) {
+    if (!parts) return [];
+    var seen = {};
+    return list.map(function (e) { return partOf(e.slug); }).filter(function (k) {
+      if (loadedParts[k] || seen[k]) return false;
+      seen[k] = true;
+      return true;
+    });
+  }
+
+  function builtFor(list) {
+    return builtState === "ready" && missingParts(list).length === 0;
+  }
+
+  function addScript(path, done) {
     var script = doc.createElement("script");
-    script.src = rootPrefix + BUILD_BIBTEX;
+    script.src = rootPrefix + path;
     script.async = true;
-    script.onload = function () {
-      var data = window.PAPERSITE_BIBTEX;
-      built = data && typeof data === "object" ? data : null;
-      builtState = built ? "ready" : "failed";
-      done();
-    };
-    script.onerror = function () {
-      builtState = "failed";
-      done();
-    };
+    script.onload = function () { done(true); };
+    script.onerror = function () { done(false); };
     doc.head.appendChild(script);
+  }
+
+  function loadParts(list, done) {
+    var todo = missingParts(list);
+    var left = todo.length;
+    if (!left) { builtState = "ready"; done(); return; }
+    todo.forEach(function (k) {
+      addScript(partPath(k), function (ok) {
+        var registry = window.PAPERSITE_BIBTEX_PARTS;
+        var data = ok && registry && Object.prototype.hasOwnProperty.call(registry, k) ? registry[k] : null;
+        if (data && typeof data === "object") {
+          Object.keys(data).forEach(function (slug) { built[slug] = data[slug]; });
+          loadedParts[k] = true;
+        } else {
+          builtState = "failed";
+          failedFile = partPath(k);
+        }
+        if (--left === 0) {
+          if (builtState !== "failed") builtState = "ready";
+          done();
+        }
+      });
+    });
+  }
+
+  function loadBuilt(list, done) {
+    builtState = "loading";
+    if (built) { loadParts(list, done); return; }
+    addScript(BUILD_BIBTEX, function (ok) {
+      var data = ok ? window.PAPERSITE_BIBTEX : null;
+      if (data && typeof data.entries === "object" && data.entries) {
+        built = data.entries;
+        builtState = "ready";
+        done();
+      } else if (data && typeof data.parts === "number" && data.parts > 0) {
+        built = Object.create(null);   // a slug "__proto__" is a key like any other
+        parts = data.parts;
+        loadParts(list, done);
+      } else {
+        builtState = "failed";
+        done();
+      }
+    });
   }
 
   // BibTeX reads an entry wherever it meets "@", comments included (papers.bib's header drops it too).
@@ -330,12 +394,12 @@
         b.setAttribute("aria-pressed", b.getAttribute("data-export") === format ? "true" : "false");
       });
       showProblem("");
-      if (format === "bibtex" && builtState !== "ready") {
+      if (format === "bibtex" && !builtFor(list)) {
         output.hidden = true;
         if (builtState === "failed") {
-          showProblem("BibTeX export is unavailable: the site's entries (" + BUILD_BIBTEX + ") could not be loaded. The Markdown export still works.");
-        } else if (builtState === "idle") {
-          loadBuilt(function () { if (format === "bibtex") showExport(entries()); });
+          showProblem("BibTeX export is unavailable: the site's entries (" + failedFile + ") could not be loaded. The Markdown export still works.");
+        } else if (builtState !== "loading") {
+          loadBuilt(list, function () { if (format === "bibtex") showExport(entries()); });
         }
         return;
       }

@@ -10,6 +10,10 @@ from pathlib import Path
 import pytest
 
 from conftest import axe_violations, build_args, make_project, paper_text
+from support.search_oracle import read_js_global
+
+from papersite import urls
+from papersite.publish import search
 
 FIRST, SECOND = "fastsverl", "aapt"
 
@@ -191,6 +195,47 @@ def test_bibtex_export_is_the_builds_own_entries(tex_site, page):
     assert export_bibtex(page) == entries[FIRST] + "\n" + entries[SECOND]
     assert page.locator('script[src$="search-bibtex.js"]').count() == 1
     clean(page)
+
+
+def parted_copy(site: Path, target: Path) -> Path:
+    """A copy of `site` whose BibTeX entries are in parts of two, as a large site's are."""
+    shutil.copytree(site, target)
+    entries = papers_bib_entries(site)
+    for rel, text in search.bibtex_scripts(list(entries), list(entries.values()), per_part=2).items():
+        (target / rel).parent.mkdir(parents=True, exist_ok=True)
+        (target / rel).write_text(text, encoding="utf-8")
+    return target
+
+
+def test_bibtex_export_of_a_large_site_loads_only_its_papers_parts(tex_site, page, tmp_path):
+    site = parted_copy(tex_site, tmp_path / "parted")
+    entries = papers_bib_entries(site)
+    parts = read_js_global((site / urls.SEARCH_BIBTEX).read_text(encoding="utf-8"))["parts"]
+    part = {slug: search.bibtex_part_of(slug, parts) for slug in entries}
+    saved = [TEX_PAPER, FIRST]
+    for slug in saved:
+        save(page, site, slug)
+    page.goto(url_of(site, "reading-list.html"))
+    assert export_bibtex(page) == "\n".join(entries[slug] for slug in saved)
+
+    def loaded() -> list[str]:
+        return sorted(page.eval_on_selector_all('script[src*="assets/bibtex/"]', "els => els.map(e => e.getAttribute('src'))"))
+
+    assert loaded() == sorted({urls.bibtex_part(part[slug]) for slug in saved})
+    # A paper added while the export is open (from another tab, say) brings its own part.
+    later = next(slug for slug in entries if part[slug] not in {part[s] for s in saved})
+    page.evaluate("slug => window.papersiteReadingList.add({slug, title: slug, url: `papers/${slug}.html`})", later)
+    page.wait_for_function("() => document.querySelector('#export-text').value.split('@').length === 4")
+    assert page.input_value("#export-text") == "\n".join(entries[slug] for slug in [*saved, later])
+    assert loaded() == sorted({urls.bibtex_part(part[slug]) for slug in [*saved, later]})
+    clean(page)
+    # A part that cannot be loaded is named, and the Markdown export still works.
+    (site / urls.bibtex_part(part[FIRST])).unlink()
+    page.reload()
+    page.click("[data-export=bibtex]")
+    problem = page.locator("#reading-list-export .export-problem")
+    problem.wait_for()
+    assert f"({urls.bibtex_part(part[FIRST])})" in problem.inner_text()
 
 
 def test_saved_papers_link_their_authors_pages(tex_site, page):

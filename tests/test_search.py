@@ -680,3 +680,24 @@ def test_search_js_mirrors_the_python_constants():
     assert f'REGISTRY = "{search_shards.GLOBAL}"' in shards
     for letter, folded in lunr_index.LETTER_FOLDS.items():
         assert f'"{letter}": "{folded}"' in source, letter
+
+
+def test_bibtex_entries_are_one_file_or_parts_by_the_slugs_hash():
+    from support.shard_oracle import read_registered
+
+    slugs = [f"paper-{n}" for n in range(9)] + ["ünal-ørsted"]
+    entries = [f"@misc{{{slug},\n  title = {{'</script>\\\\}}\n}}\n" for slug in slugs]
+    one = search.bibtex_scripts(slugs, entries, per_part=10)
+    assert list(one) == [urls.SEARCH_BIBTEX]
+    assert oracle.read_js_global(one[urls.SEARCH_BIBTEX]) == {"entries": dict(zip(slugs, entries))}
+    # 10 entries at 2 a part need 5 parts: 8, the next power of two.
+    files = search.bibtex_scripts(slugs, entries, per_part=2)
+    assert oracle.read_js_global(files[urls.SEARCH_BIBTEX]) == {"parts": 8}
+    assert sorted(files) == sorted([urls.SEARCH_BIBTEX, *(urls.bibtex_part(k) for k in range(8))])
+    parts = dict(read_registered(files[urls.bibtex_part(k)]) for k in range(8))
+    assert sorted(parts) == [str(k) for k in range(8)]
+    assert {slug: entry for part in parts.values() for slug, entry in part.items()} == dict(zip(slugs, entries))
+    assert all(search.bibtex_part_of(slug, 8) == int(k) for k, part in parts.items() for slug in part)
+    assert len([part for part in parts.values() if part]) > 2
+    # 32-bit FNV-1a, as static/reading-list.js computes it (its published test vectors).
+    assert [search.bibtex_part_of(text, 1 << 32) for text in ("", "a", "foobar")] == [0x811C9DC5, 0xE40C292C, 0xBF9CF968]

@@ -45,7 +45,7 @@ def sharded_copy(site: Path, target: Path, layout: Layout = TINY, documents=None
     """A copy of `site` whose search files are shards (from its own content, or `documents`)."""
     shutil.copytree(site, target)
     pages = shipped_site(site)
-    files, _ = search.build_search_files(pages, [""] * len(pages.papers), shard_from=0, layout=layout)
+    files, _ = search.build_search_files(pages, shard_from=0, layout=layout)
     write_search_files(target, files)
     return target
 
@@ -136,12 +136,12 @@ def test_files_are_byte_stable_and_an_edit_changes_few(site, sharded, tmp_path):
     assert all((sharded / search_shards.DIRECTORY / n).read_bytes() == (again / search_shards.DIRECTORY / n).read_bytes() for n in names)
     # An edit: one more word in one abstract.
     pages = shipped_site(site)
-    before, state = search.build_search_files(pages, [""] * len(pages.papers), shard_from=0, layout=TINY)
+    before, state = search.build_search_files(pages, shard_from=0, layout=TINY)
     edited = pages.papers[5]
     papers = list(pages.papers)
     # (A new version, as listings.paper_page gives an edited page: the search counts a page's terms by it.)
     papers[5] = type(edited)(**{**edited.__dict__, "text": edited.text + " quixotic", "version": b"edited " + edited.version})
-    after, _ = search.build_search_files(type(pages)(pages.config, tuple(papers), pages.tags), [""] * len(papers), state,
+    after, _ = search.build_search_files(type(pages)(pages.config, tuple(papers), pages.tags), state,
                                          shard_from=0, layout=TINY)
     changed = sorted(n for n in set(before) | set(after) if before.get(n) != after.get(n))
     assert urls.SEARCH_INDEX in changed   # the meta: the average field length moved

@@ -3,7 +3,8 @@
 A `fetch` of JSON fails under file://, so each file assigns a global instead, and the browser
 loads it with a <script> element the first time it is needed: static/search.js loads the search
 when a search box is first used, static/reading-list.js the BibTeX entries when a list is
-exported (so the export gives the build's own entries, the ones papers.bib holds).
+exported (so the export gives the build's own entries, the ones papers.bib holds; a large site's
+in parts, of which an export loads those of its papers: `bibtex_scripts`).
 
 Two shapes, by size:
 
@@ -22,6 +23,7 @@ Both are made from the same term counts (search_terms.py), which the worker keep
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Sequence
 
 from lunr.pipeline import Pipeline
@@ -39,19 +41,22 @@ STORE_FORMAT = 1
 INDEX_GLOBAL = "PAPERSITE_INDEX"
 STORE_GLOBAL = "PAPERSITE_STORE"
 BIBTEX_GLOBAL = "PAPERSITE_BIBTEX"
+BIBTEX_PARTS_GLOBAL = "PAPERSITE_BIBTEX_PARTS"
+# About this many BibTeX entries a part (~100 KB, ~20 KB gzip): exporting a reading list of a
+# 100,000-paper site loads its papers' parts, not 51 MB of entries.
+BIBTEX_PER_PART = 200
 # From this many papers the index is sharded. One index and store of 1,000 papers are about
 # 240 KB gzip, the most the first query of a large site loads (bench/README.md, "Search").
 SHARD_FROM = 1000
 BYLINE_AUTHORS = 3   # as templates/partials/paper_list.html shows them
 
 
-def build_search_files(site: Site, entries: Sequence[str], previous: dict | None = None,
-                       shard_from: int = SHARD_FROM, layout: Layout = Layout()) -> tuple[dict[str, str], dict]:
-    """The files (`entries`: each paper's BibTeX entry, in site order), and each paper's term
-    counts for the next build (`previous`: the last build's)."""
+def build_search_files(site: Site, previous: dict | None = None, shard_from: int = SHARD_FROM,
+                       layout: Layout = Layout()) -> tuple[dict[str, str], dict]:
+    """The index and store files, and each paper's term counts for the next build (`previous`: the last build's)."""
     counts, state = count_search_terms(site, previous)
     pipeline = search_pipeline_names()
-    files = {urls.SEARCH_BIBTEX: js_global(BIBTEX_GLOBAL, {page.paper.slug: entry for page, entry in zip(site.papers, entries)})}
+    files = {}
     if len(site.papers) < shard_from:
         files[urls.SEARCH_INDEX] = js_global(INDEX_GLOBAL, encode_index(counts, pipeline))
         files[urls.SEARCH_STORE] = js_global(STORE_GLOBAL, build_store(site))
@@ -64,6 +69,29 @@ def build_search_files(site: Site, entries: Sequence[str], previous: dict | None
         for name, value in shards.items():
             files[script_path(name)] = js_register(SHARD_GLOBAL, name, value)
     return files, state
+
+
+def bibtex_scripts(slugs: Sequence[str], entries: Sequence[str], per_part: int = BIBTEX_PER_PART) -> dict[str, str]:
+    """Each paper's BibTeX entry by slug, for the reading list's export. Up to `per_part` papers,
+    `{"entries": {slug: entry}}` in one file; beyond, that file holds `{"parts": n}` and the entries
+    are in n parts (a power of two, so a part's papers change only when the collection doubles),
+    each paper's in part `bibtex_part_of(slug, n)`, which static/reading-list.js computes too."""
+    parts = 1 << max(0, math.ceil(len(slugs) / per_part) - 1).bit_length()
+    if parts == 1:
+        return {urls.SEARCH_BIBTEX: js_global(BIBTEX_GLOBAL, {"entries": dict(zip(slugs, entries))})}
+    grouped: list[dict[str, str]] = [{} for _ in range(parts)]
+    for slug, entry in zip(slugs, entries):
+        grouped[bibtex_part_of(slug, parts)][slug] = entry
+    return {urls.SEARCH_BIBTEX: js_global(BIBTEX_GLOBAL, {"parts": parts}),
+            **{urls.bibtex_part(n): js_register(BIBTEX_PARTS_GLOBAL, str(n), group) for n, group in enumerate(grouped)}}
+
+
+def bibtex_part_of(slug: str, parts: int) -> int:
+    """32-bit FNV-1a of the slug's UTF-8 bytes, modulo `parts`: a hash as easily written in JavaScript."""
+    h = 0x811C9DC5
+    for byte in slug.encode("utf-8"):
+        h = ((h ^ byte) * 0x01000193) & 0xFFFFFFFF
+    return h % parts
 
 
 def search_pipeline_names() -> list[str]:
