@@ -211,7 +211,7 @@ def test_bibtex_export_of_a_large_site_loads_only_its_papers_parts(tex_site, pag
     site = parted_copy(tex_site, tmp_path / "parted")
     entries = papers_bib_entries(site)
     parts = read_js_global((site / urls.SEARCH_BIBTEX).read_text(encoding="utf-8"))["parts"]
-    part = {slug: search.bibtex_part_of(slug, parts) for slug in entries}
+    part = dict(zip(entries, search.bibtex_parts_of(list(entries), parts)))
     saved = [TEX_PAPER, FIRST]
     for slug in saved:
         save(page, site, slug)

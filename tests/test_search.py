@@ -697,7 +697,8 @@ def test_bibtex_entries_are_one_file_or_parts_by_the_slugs_hash():
     parts = dict(read_registered(files[urls.bibtex_part(k)]) for k in range(8))
     assert sorted(parts) == [str(k) for k in range(8)]
     assert {slug: entry for part in parts.values() for slug, entry in part.items()} == dict(zip(slugs, entries))
-    assert all(search.bibtex_part_of(slug, 8) == int(k) for k, part in parts.items() for slug in part)
+    assert all(search.bibtex_parts_of([slug], 8) == [int(k)] for k, part in parts.items() for slug in part)
     assert len([part for part in parts.values() if part]) > 2
     # 32-bit FNV-1a, as static/reading-list.js computes it (its published test vectors).
-    assert [search.bibtex_part_of(text, 1 << 32) for text in ("", "a", "foobar")] == [0x811C9DC5, 0xE40C292C, 0xBF9CF968]
+    assert search.bibtex_parts_of(["", "a", "foobar"], 1 << 32) == [0x811C9DC5, 0xE40C292C, 0xBF9CF968]
+    assert search.bibtex_parts_of([], 8) == []

@@ -26,6 +26,7 @@ import json
 import math
 from collections.abc import Sequence
 
+import numpy as np
 from lunr.pipeline import Pipeline
 
 from .. import urls
@@ -75,23 +76,29 @@ def bibtex_scripts(slugs: Sequence[str], entries: Sequence[str], per_part: int =
     """Each paper's BibTeX entry by slug, for the reading list's export. Up to `per_part` papers,
     `{"entries": {slug: entry}}` in one file; beyond, that file holds `{"parts": n}` and the entries
     are in n parts (a power of two, so a part's papers change only when the collection doubles),
-    each paper's in part `bibtex_part_of(slug, n)`, which static/reading-list.js computes too."""
+    each paper's in the part `bibtex_parts_of` gives it, which static/reading-list.js computes too."""
     parts = 1 << max(0, math.ceil(len(slugs) / per_part) - 1).bit_length()
     if parts == 1:
         return {urls.SEARCH_BIBTEX: js_global(BIBTEX_GLOBAL, {"entries": dict(zip(slugs, entries))})}
     grouped: list[dict[str, str]] = [{} for _ in range(parts)]
-    for slug, entry in zip(slugs, entries):
-        grouped[bibtex_part_of(slug, parts)][slug] = entry
+    for slug, entry, part in zip(slugs, entries, bibtex_parts_of(slugs, parts)):
+        grouped[part][slug] = entry
     return {urls.SEARCH_BIBTEX: js_global(BIBTEX_GLOBAL, {"parts": parts}),
             **{urls.bibtex_part(n): js_register(BIBTEX_PARTS_GLOBAL, str(n), group) for n, group in enumerate(grouped)}}
 
 
-def bibtex_part_of(slug: str, parts: int) -> int:
-    """32-bit FNV-1a of the slug's UTF-8 bytes, modulo `parts`: a hash as easily written in JavaScript."""
-    h = 0x811C9DC5
-    for byte in slug.encode("utf-8"):
-        h = ((h ^ byte) * 0x01000193) & 0xFFFFFFFF
-    return h % parts
+def bibtex_parts_of(slugs: Sequence[str], parts: int) -> list[int]:
+    """The 32-bit FNV-1a hash of each slug's UTF-8 bytes, modulo `parts`: a hash as easily written in
+    JavaScript. All slugs a byte position at a time (a loop over each slug's bytes was 0.4 s at
+    100,000 papers, in the worker an edit waits for)."""
+    data = [slug.encode("utf-8") for slug in slugs]
+    width = max(map(len, data), default=0)
+    grid = np.frombuffer(b"".join(d.ljust(width, b"\0") for d in data), dtype=np.uint8).reshape(len(data), width)
+    lengths = np.fromiter(map(len, data), dtype=np.int64, count=len(data))
+    h = np.full(len(data), 0x811C9DC5, dtype=np.uint64)
+    for column in range(width):
+        h = np.where(lengths > column, ((h ^ grid[:, column]) * 0x01000193) & 0xFFFFFFFF, h)
+    return (h % parts).tolist()
 
 
 def search_pipeline_names() -> list[str]:
