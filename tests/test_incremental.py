@@ -161,6 +161,55 @@ def test_a_build_leaves_what_it_made_to_a_caller_that_exits_without_freeing_it(p
     assert_same_as_clean(proj, tmp_path)
 
 
+def test_a_specs_version_changes_exactly_when_all_its_fields_do(proj):
+    """Paper and author pages' specs carry the digest of what they were made from (render/plan.py
+    PageSpec.version), which their pages' keys take instead of fingerprinting every field: after
+    each kind of change, a spec's version changes exactly when the fingerprint of its fields does."""
+    from dataclasses import replace
+
+    from papersite.digests import Fingerprints
+    from papersite.incremental.reuse import page_key
+    from papersite.render.plan import PageSpec
+
+    def planned() -> dict[str, PageSpec]:
+        kept: list = []
+        build(options(proj), keep=kept)
+        plan = next(part for item in kept if isinstance(item, tuple) for part in item
+                    if isinstance(part, tuple) and part and all(isinstance(spec, PageSpec) for spec in part))
+        return {spec.path: spec for spec in plan}
+
+    def fields_key(spec: PageSpec) -> bytes:
+        return page_key(Fingerprints(), b"", replace(spec, version=b""))
+
+    def abstract():
+        path = first_paper(proj)
+        path.write_text(path.read_text(encoding="utf-8").rstrip("\n") + " An added sentence.\n", encoding="utf-8")
+
+    def site_title():
+        edit(proj / "site.yml", "title: ", "title: Renamed ")
+
+    def author_name():
+        edit(first_paper(proj), "authors: [", "authors: [Ada Newcomer, ")
+
+    def added_paper():
+        source = first_paper(proj)
+        text = source.read_text(encoding="utf-8").replace(f"slug: {source.stem}\n", "slug: brand-new-paper\n")
+        text = re.sub(r"(?m)^title: .*$", "title: A brand new paper", text.replace("id: ", "id: added-", 1), count=1)
+        (proj / "content" / "papers" / "brand-new-paper.md").write_text(text, encoding="utf-8")
+
+    before = planned()
+    assert {spec.kind for spec in before.values() if spec.version} == {"paper", "author"}
+    assert all(spec.version for spec in before.values() if spec.kind in ("paper", "author"))
+    for change in (abstract, site_title, author_name, added_paper):
+        change()
+        after = planned()
+        same = [path for path in before.keys() & after.keys() if before[path].kind in ("paper", "author")]
+        moved = {path for path in same if before[path].version != after[path].version}
+        assert moved == {path for path in same if fields_key(before[path]) != fields_key(after[path])}, change.__name__
+        assert moved and len(moved) < len(same) or change is site_title, change.__name__
+        before = after
+
+
 def test_editing_one_abstract_rebuilds_only_what_shows_it(proj, tmp_path):
     build(options(proj))
     path = first_paper(proj)

@@ -53,8 +53,9 @@ def content_digest(value: str | bytes | Reused) -> bytes:
 
 
 def page_keys(plan: Sequence, shared: bytes) -> list[bytes | None]:
-    """Each page's key: `shared` (what every page shows) and the fingerprint of its spec; None for a
-    page whose spec holds something that cannot be fingerprinted (it is never kept).
+    """Each page's key: `shared` (what every page shows) and the spec's version, or else the
+    fingerprint of the spec; None for a page whose spec holds something that cannot be
+    fingerprinted (it is never kept).
 
     A spec's own fields are plain text, digested together; its context is fingerprinted value by
     value, so the papers a listing shares with other pages are digested once, and a value that
@@ -64,6 +65,8 @@ def page_keys(plan: Sequence, shared: bytes) -> list[bytes | None]:
 
 
 def page_key(fingerprints: Fingerprints, shared: bytes, spec) -> bytes | None:
+    if spec.version:   # the digest of what the planner made the spec from (render/plan.py PageSpec)
+        return digest(shared + b"v" + spec.version)
     head = (spec.path, spec.kind, spec.template, spec.title, spec.description, spec.breadcrumbs, spec.indexable)
     try:
         return digest(shared + leaf(head) + fingerprints.mapping(spec.context))
