@@ -162,9 +162,10 @@ def test_a_build_leaves_what_it_made_to_a_caller_that_exits_without_freeing_it(p
 
 
 def test_a_specs_version_changes_exactly_when_all_its_fields_do(proj):
-    """Paper and author pages' specs carry the digest of what they were made from (render/plan.py
-    PageSpec.version), which their pages' keys take instead of fingerprinting every field: after
-    each kind of change, a spec's version changes exactly when the fingerprint of its fields does."""
+    """Paper, author and listing pages' specs carry the digest of what they were made from
+    (render/plan.py PageSpec.version), which their pages' keys take instead of fingerprinting every
+    field: after each kind of change, a spec's version changes exactly when the fingerprint of its
+    fields does."""
     from dataclasses import replace
 
     from papersite.digests import Fingerprints
@@ -191,6 +192,9 @@ def test_a_specs_version_changes_exactly_when_all_its_fields_do(proj):
     def author_name():
         edit(first_paper(proj), "authors: [", "authors: [Ada Newcomer, ")
 
+    def tag_description():
+        edit(proj / "content" / "tags.yml", "description: ", "description: Renamed ")
+
     def added_paper():
         source = first_paper(proj)
         text = source.read_text(encoding="utf-8").replace(f"slug: {source.stem}\n", "slug: brand-new-paper\n")
@@ -198,12 +202,12 @@ def test_a_specs_version_changes_exactly_when_all_its_fields_do(proj):
         (proj / "content" / "papers" / "brand-new-paper.md").write_text(text, encoding="utf-8")
 
     before = planned()
-    assert {spec.kind for spec in before.values() if spec.version} == {"paper", "author"}
-    assert all(spec.version for spec in before.values() if spec.kind in ("paper", "author"))
-    for change in (abstract, site_title, author_name, added_paper):
+    assert {spec.kind for spec in before.values() if spec.version} == {"paper", "author", "tag", "proceedings", "home"}
+    assert all(spec.version for spec in before.values() if spec.kind in ("paper", "author", "tag", "proceedings"))
+    for change in (abstract, site_title, tag_description, author_name, added_paper):
         change()
         after = planned()
-        same = [path for path in before.keys() & after.keys() if before[path].kind in ("paper", "author")]
+        same = [path for path in before.keys() & after.keys() if before[path].version or after[path].version]
         moved = {path for path in same if before[path].version != after[path].version}
         assert moved == {path for path in same if fields_key(before[path]) != fields_key(after[path])}, change.__name__
         assert moved and len(moved) < len(same) or change is site_title, change.__name__

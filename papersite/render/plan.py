@@ -171,6 +171,14 @@ def paginate(items: tuple, per_page: int, path_of: Callable[[int], str]) -> list
     return [(Pagination(n, count, paths), items[(n - 1) * per_page: n * per_page]) for n in range(1, count + 1)]
 
 
+def listing_version(papers: Sequence, *made_from) -> bytes:
+    """A listing page's version (PageSpec.version): its papers' page data's versions and `made_from`,
+    the plain values the rest of its spec is made from (its pagination by number and count, which
+    give its paths); none when a paper has none."""
+    versions = tuple(page.version for page in papers)
+    return leaf((versions, *made_from)) if all(versions) else b""
+
+
 def plan_home(site: Site, topic_map: TopicMap | None) -> list[PageSpec]:
     config = site.config
     files = tuple(downloads(site).values())
@@ -181,8 +189,9 @@ def plan_home(site: Site, topic_map: TopicMap | None) -> list[PageSpec]:
         crumbs: Crumbs = () if number == 1 else (("Home", urls.HOME), (f"Page {number}", None))
         # Only the first page shows the map: the others do not depend on it.
         shown = topic_map if number == 1 and topic_map is not None and topic_map.count else None
+        version = listing_version(papers, config.title, config.description, number, pagination.count, files) if shown is None else b""
         specs.append(PageSpec(pagination.paths[number - 1], "home", "home.html", title, config.description, crumbs,
-                              {"papers": papers, "pagination": pagination, "topic_map": shown, "downloads": files}))
+                              {"papers": papers, "pagination": pagination, "topic_map": shown, "downloads": files}, version=version))
     return specs
 
 
@@ -233,7 +242,8 @@ def plan_tags(site: Site) -> list[PageSpec]:
             title = tag.name if pagination.number == 1 else f"{tag.name} — page {pagination.number}"
             crumbs = (("Home", urls.HOME), ("Tags", urls.TAG_INDEX), (tag.name, None))
             specs.append(PageSpec(pagination.paths[pagination.number - 1], "tag", "tag.html", title, tag.description, crumbs,
-                                  {"tag": tag, "count": len(listing.papers), "papers": papers, "pagination": pagination}))
+                                  {"tag": tag, "count": len(listing.papers), "papers": papers, "pagination": pagination},
+                                  version=listing_version(papers, tag, len(listing.papers), pagination.number, pagination.count)))
     return specs
 
 
@@ -314,7 +324,9 @@ def plan_venues(site: Site) -> list[PageSpec]:
                                       f"{venue.name} {year}" + ("" if pagination.number == 1 else f" — page {pagination.number}"),
                                       f"The {count} papers of {venue.name} {year} in {title}.", crumbs,
                                       {"venue": venue.name, "venue_slug": venue.slug, "year": proceedings.year, "count": count,
-                                       "papers": papers, "pagination": pagination}))
+                                       "papers": papers, "pagination": pagination},
+                                      version=listing_version(papers, title, venue.name, venue.slug, proceedings.year, count,
+                                                              pagination.number, pagination.count)))
     return specs
 
 
