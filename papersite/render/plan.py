@@ -37,9 +37,9 @@ class PageSpec:
     context: Mapping[str, object] = field(default_factory=dict)   # what the template shows besides the chrome
     indexable: bool = True  # listed in the sitemap
     # The digest of what the spec was made from, where it is made from data that carries versions
-    # (a paper's or an author's page): the page's key takes it in place of a fingerprint of every
-    # field (incremental/reuse.py page_key). An edit at 100,000 papers spent 4.6 s fingerprinting
-    # 274,067 specs to find the seven it changed. Empty: fingerprinted.
+    # (a paper's, an author's or a listing's page): the page's key takes it in place of a fingerprint
+    # of every field (incremental/reuse.py page_key). An edit at 100,000 papers spent 4.6 s
+    # fingerprinting 274,067 specs to find the seven it changed. Empty: fingerprinted.
     version: bytes = b""
 
 
