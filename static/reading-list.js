@@ -231,8 +231,10 @@
 
   function partPath(k) { return "assets/bibtex/" + k + ".js"; }   // papersite/urls.py bibtex_part
 
+  var utf8 = new TextEncoder();
+
   function partOf(slug) {
-    var bytes = new TextEncoder().encode(slug);
+    var bytes = utf8.encode(slug);
     var h = 0x811c9dc5;
     for (var i = 0; i < bytes.length; i++) h = Math.imul(h ^ bytes[i], 0x01000193) >>> 0;
     return h % parts;

@@ -52,25 +52,15 @@ class AuthorPage:
     # (digests.Fingerprints), so the ~16,000 pages an edit leaves alone are not digested again.
     version: bytes = b""
 
-    @property
-    def coauthors(self) -> tuple[Tally, ...]:
-        return read_tallies(self.tallies)[0]
-
-    @property
-    def venues(self) -> tuple[Tally, ...]:
-        return read_tallies(self.tallies)[1]
-
-    @property
-    def topics(self) -> tuple[Tally, ...]:
-        return read_tallies(self.tallies)[2]
+    def read_tallies(self) -> tuple[tuple[Tally, ...], tuple[Tally, ...], tuple[Tally, ...]]:
+        """(co-authors, venues, topics), read from `tallies`: once a rendered page (templates/author.html)."""
+        coauthors, venues, topics = (tuple(map(tuple, items)) for items in json.loads(self.tallies))
+        return coauthors, venues, topics
 
 
 def write_tallies(coauthors: list[Tally], venues: list[Tally], topics: list[Tally]) -> str:
     return json.dumps([coauthors, venues, topics], ensure_ascii=False, separators=(",", ":"))
 
-
-def read_tallies(text: str) -> tuple[tuple[Tally, ...], ...]:
-    return tuple(tuple(map(tuple, items)) for items in json.loads(text))
 
 
 @dataclass(frozen=True)
