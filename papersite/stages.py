@@ -51,14 +51,15 @@ def run_stages(options: BuildOptions, config: SiteConfig | None, report: Report,
 def run_all(options: BuildOptions, config: SiteConfig | None, report: Report, cache: BuildCache, staging: Staging,
             progress: Progress, warm: WarmCache | None, started: float, keep: list | None = None) -> BuildResult:
     clock, new = StageClock(), {}
-    cache.load(warm)
+    with clock("cache load"):
+        cache.load(warm)
     jobs = resolve_jobs(options.jobs)
 
     progress.stage("reading content")
     with clock("content"):
         papers, taxonomy, new["papers"] = load_content(options.content, report, cache.file_digests, cache.previous("papers"), jobs)
         people = load_people(options.content, papers, report)
-        authorship, new["authors"] = identify_authors(papers, people, report, cache.previous("authors"))
+        authorship, new["authors"] = identify_authors(papers, people, report, cache.previous("authors"), jobs)
     check_lunr_js(options, report)
     report.raise_errors()
     with ExitStack() as running:   # the workers started below are stopped if the build ends early
@@ -72,9 +73,10 @@ def run_all(options: BuildOptions, config: SiteConfig | None, report: Report, ca
         # build keeps the points.
         layout = (running.enter_context(Standby(import_tsne, fresh_layout, jobs))
                   if tsne_ahead(cache.previous("projection"), len(papers)) else None)
-        site = list_site(config, taxonomy, paper_pages(papers, texts, authorship.credits))
-        site, new["author pages"] = with_authors(site, authorship, cache.previous("author pages"))
-        keys = bibtex_keys(papers)
+        with clock("listings and author pages"):
+            site = list_site(config, taxonomy, paper_pages(papers, texts, authorship.credits))
+            site, new["author pages"] = with_authors(site, authorship, cache.previous("author pages"))
+            keys = bibtex_keys(papers)
         # Search and the exports need the papers' texts, not their related papers or the pages: a
         # worker makes them meanwhile (and writes them), with a cache of its own.
         side = running.enter_context(Background(partial(publish_side_files, site, keys, staging, cache.output,
@@ -89,7 +91,8 @@ def run_all(options: BuildOptions, config: SiteConfig | None, report: Report, ca
             coordinates, new["projection"] = project_2d(terms, ids, cache.previous("projection"),
                                                         layout.result if layout is not None else None)
             topic_map = layout_map(site.papers, coordinates, taxonomy, terms)
-        plan = plan_pages(site, keys, related, topic_map)
+        with clock("page plan"):
+            plan = plan_pages(site, keys, related, topic_map)
         progress.stage("rendering pages")
         with clock("render"):
             chrome = site_chrome(site)

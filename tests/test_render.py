@@ -1,4 +1,5 @@
-"""The renderer's shortcuts: a frame rendered once per directory and kind, plain functions called directly."""
+"""The renderer's shortcuts: a frame rendered once per directory and kind, plain functions called directly,
+the lists of links made in Python (render/fragments.py)."""
 
 from __future__ import annotations
 
@@ -10,9 +11,11 @@ import pytest
 
 from conftest import REPO
 from papersite import urls
-from papersite.enrich.authors import IndexLetter
+from papersite.enrich.authors import AuthorPaper, IndexLetter
+from papersite.enrich.people import Credit
 from papersite.errors import SiteError
-from papersite.model import SiteConfig
+from papersite.model import SiteConfig, Tag
+from papersite.render import fragments
 from papersite.render.jinja import Renderer, make_environment
 from papersite.render.plan import Chrome, PageSpec, Pagination
 
@@ -108,3 +111,45 @@ def test_a_clean_build_compiles_its_templates_anew_and_keeps_them_for_the_next(t
     assert len(compiled) == 2 * every   # nothing read
     make_environment(REPO / "templates", bytecode)
     assert len(compiled) == 2 * every   # what the clean builds wrote
+
+
+HOSTILE_NAME = '<b>Bold</b> "Q" & O\'Brien'
+
+
+def test_a_byline_links_each_named_author_escapes_every_name_and_cuts_at_the_limit():
+    credits = (Credit(HOSTILE_NAME, "bold-q-obrien"), Credit("Ada Lovelace", "ada-lovelace"), Credit("--", None),
+               Credit("Carol Ng", "carol-ng"))
+    url = urls.Links().from_page("papers/x.html")
+    assert fragments.credit_links(credits, url) == (
+        '<a href="../authors/bold-q-obrien.html">&lt;b&gt;Bold&lt;/b&gt; &#34;Q&#34; &amp; O&#39;Brien</a>, '
+        '<a href="../authors/ada-lovelace.html">Ada Lovelace</a>, --, <a href="../authors/carol-ng.html">Carol Ng</a>')
+    assert fragments.credit_links(credits, url, limit=2) == (
+        '<a href="../authors/bold-q-obrien.html">&lt;b&gt;Bold&lt;/b&gt; &#34;Q&#34; &amp; O&#39;Brien</a>, '
+        '<a href="../authors/ada-lovelace.html">Ada Lovelace</a> et al.')
+    assert fragments.credit_links(credits[:2], url, limit=2).endswith("Ada Lovelace</a>")
+
+
+def test_an_authors_counts_are_links_with_their_numbers_and_names_escaped():
+    url = urls.Links().from_page("authors/me.html")
+    coauthors = (("bold-q-obrien", HOSTILE_NAME, 3), ("ada-lovelace", "Ada Lovelace", 1))
+    assert fragments.tally_links(coauthors, urls.author_path, url) == (
+        '<a href="bold-q-obrien.html">&lt;b&gt;Bold&lt;/b&gt; &#34;Q&#34; &amp; O&#39;Brien</a> (3), '
+        '<a href="ada-lovelace.html">Ada Lovelace</a> (1)')
+    assert fragments.tally_links(coauthors, urls.author_path, url, counted=False) == (
+        '<a href="bold-q-obrien.html">&lt;b&gt;Bold&lt;/b&gt; &#34;Q&#34; &amp; O&#39;Brien</a>, '
+        '<a href="ada-lovelace.html">Ada Lovelace</a>')
+    topics = (("rl", "", 2),)
+    assert fragments.tally_links(topics, urls.tag_path, url, names={"rl": Tag("rl", "<RL> & co", "")}) == (
+        '<a href="../tags/rl.html">&lt;RL&gt; &amp; co</a> (2)')
+
+
+def test_an_authors_paper_lines_link_the_title_and_on_a_one_paper_page_its_venue_and_topics():
+    url = urls.Links().from_page("authors/me.html")
+    tags = {"rl": Tag("rl", "<RL> & co", ""), "ot": Tag("ot", "Transport", "")}
+    papers = (AuthorPaper("p-1", "A <em>title</em>", "<V>", "v", 2024, ("rl", "ot")), AuthorPaper("p-2", "B", "V2", "v2", 2024, ()))
+    assert fragments.author_paper_items(papers, url, tags, linked=False) == (
+        '<li><a href="../papers/p-1.html">A <em>title</em></a><small>&lt;V&gt; · &lt;RL&gt; &amp; co · Transport</small></li>\n'
+        '<li><a href="../papers/p-2.html">B</a><small>V2</small></li>\n')
+    assert fragments.author_paper_items(papers[:1], url, tags, linked=True) == (
+        '<li><a href="../papers/p-1.html">A <em>title</em></a><small><a href="../venues/v.html">&lt;V&gt;</a>'
+        ' · <a href="../tags/rl.html">&lt;RL&gt; &amp; co</a> · <a href="../tags/ot.html">Transport</a></small></li>\n')

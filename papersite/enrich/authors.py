@@ -9,12 +9,12 @@ paper those of its authors and their co-authors, and no other.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
-from ..digests import fingerprint
-
-from .people import Authorship, Person
+from ..digests import fingerprint, leaf
+from .people import Authorship, Credit, Person
 
 
 @dataclass(frozen=True)
@@ -94,26 +94,37 @@ def author_pages(authorship: Authorship, papers: Sequence[AuthorPaper], previous
     papers = tuple(papers)
     people = authorship.people
     # Co-authors with as many shared papers are listed as the index lists them.
-    rank = {person.slug: (n, person.name) for n, person in enumerate(people)}
+    order = {person.slug: n for n, person in enumerate(people)}
     if previous and previous["version"] == authorship.version and len(previous["papers"]) == len(papers):
         changed = [i for i, (old, new) in enumerate(zip(previous["papers"], papers)) if old != new]
         if not changed:
             return previous["authors"], previous
         pages = list(previous["authors"].pages)
-        for slug in {credit.slug for i in changed for credit in authorship.credits[i] if credit.slug is not None}:
-            n = rank[slug][0]
-            pages[n] = author_page(people[n], authorship, papers, rank)
+        remade = [people[order[slug]] for slug in {credit.slug for i in changed for credit in authorship.credits[i]
+                                                    if credit.slug is not None}]
+        slugs = {i: paper_slugs(authorship.credits[i]) for person in remade for i in person.papers}
+        for person in remade:
+            pages[order[person.slug]] = author_page(person, slugs, papers, order, people)
         index = previous["authors"].index
     else:
-        pages = [author_page(person, authorship, papers, rank) for person in people]
+        slugs = [paper_slugs(credits) for credits in authorship.credits]
+        pages = [author_page(person, slugs, papers, order, people) for person in people]
         index = index_letters(people)
     authors = Authors(tuple(pages), index)
     return authors, {"version": authorship.version, "papers": papers, "authors": authors}
 
 
-def author_page(person: Person, authorship: Authorship, papers: Sequence[AuthorPaper], rank: dict[str, tuple[int, str]]) -> AuthorPage:
+def paper_slugs(credits: Sequence[Credit]) -> tuple[str, ...]:
+    """The slugs of a paper's people, each once."""
+    return tuple(dict.fromkeys(credit.slug for credit in credits if credit.slug is not None))
+
+
+def author_page(person: Person, slugs: Mapping[int, tuple[str, ...]] | Sequence[tuple[str, ...]],
+                papers: Sequence[AuthorPaper], order: dict[str, int], people: Sequence[Person]) -> AuthorPage:
+    """`slugs`: the slugs of each of the person's papers' people (`paper_slugs`); `order`: each
+    slug's position in `people`, the index's order."""
     years: dict[int, list[AuthorPaper]] = {}
-    shared: dict[str, int] = {}
+    shared: Counter[str] = Counter()
     venues: dict[tuple[str, str], int] = {}
     topics: dict[str, int] = {}
     for i in person.papers:
@@ -122,20 +133,29 @@ def author_page(person: Person, authorship: Authorship, papers: Sequence[AuthorP
         venues[paper.venue_slug, paper.venue] = venues.get((paper.venue_slug, paper.venue), 0) + 1
         for tag in paper.tags:
             topics[tag] = topics.get(tag, 0) + 1
-        for slug in {credit.slug for credit in authorship.credits[i]}:
-            if slug is not None and slug != person.slug:
-                shared[slug] = shared.get(slug, 0) + 1
+        shared.update(slugs[i])
+    del shared[person.slug]
+    # Sorted as plain tuples (most shared first, then index order), not by a key function: an
+    # anthology's 164,000 pages list 2.2 million co-authors.
+    coauthors = sorted([(-n, order[slug], slug) for slug, n in shared.items()])
     entry = person.entry
-    page = AuthorPage(
-        slug=person.slug, name=person.name, count=len(person.papers),
-        years=tuple((year, tuple(years[year])) for year in sorted(years, reverse=True)),
-        tallies=write_tallies(
-            [(slug, rank[slug][1], n) for slug, n in sorted(shared.items(), key=lambda item: (-item[1], rank[item[0]][0]))],
-            [(slug, name, n) for (slug, name), n in sorted(venues.items(), key=lambda item: (-item[1], item[0][1].lower(), item[0][0]))],
-            [(tag, "", n) for tag, n in sorted(topics.items(), key=lambda item: (-item[1], item[0]))]),
-        homepage=entry.homepage if entry else None, orcid=entry.orcid if entry else None, note=entry.note if entry else None,
-    )
-    return replace(page, version=fingerprint(page))
+    years_shown = tuple((year, tuple(years[year])) for year in sorted(years, reverse=True))
+    tallies = write_tallies(
+        [(slug, people[n].name, -minus) for minus, n, slug in coauthors],
+        [(slug, name, n) for (slug, name), n in sorted(venues.items(), key=lambda item: (-item[1], item[0][1].lower(), item[0][0]))],
+        [(tag, "", n) for tag, n in sorted(topics.items(), key=lambda item: (-item[1], item[0]))])
+    homepage, orcid, note = (entry.homepage, entry.orcid, entry.note) if entry else (None, None, None)
+    # The version, from the fields as plain tuples: one pickling in C, where walking the page's
+    # dataclasses value by value took longer than making the page.
+    version = leaf((person.slug, person.name, len(person.papers),
+                    tuple((year, tuple(astuple_paper(p) for p in listed)) for year, listed in years_shown),
+                    tallies, homepage, orcid, note))
+    return AuthorPage(slug=person.slug, name=person.name, count=len(person.papers), years=years_shown,
+                      tallies=tallies, homepage=homepage, orcid=orcid, note=note, version=version)
+
+
+def astuple_paper(paper: AuthorPaper) -> tuple:
+    return (paper.slug, paper.title_html, paper.venue, paper.venue_slug, paper.year, paper.tags)
 
 
 def index_letters(people: Sequence[Person]) -> tuple[IndexLetter, ...]:

@@ -14,7 +14,7 @@ from .. import urls
 from ..errors import Problem, SiteError
 from ..inputs import links
 from ..text.chars import is_safe_url
-from . import citation
+from . import citation, fragments
 from .plan import Chrome, PageSpec
 
 
@@ -137,6 +137,7 @@ def make_environment(templates_dir: Path, bytecode_dir: Path | None = None, read
     env.policies["json.dumps_kwargs"] = {"sort_keys": True, "separators": (",", ":")}
     env.globals["urls"] = urls
     env.globals["cite"] = citation
+    env.globals["fragments"] = fragments
     env.globals["links"] = links
     env.tests["safe_url"] = is_safe_url
     env.filters["display_url"] = display_url
