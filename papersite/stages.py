@@ -75,7 +75,7 @@ def run_all(options: BuildOptions, config: SiteConfig | None, report: Report, ca
                   if tsne_ahead(cache.previous("projection"), len(papers)) else None)
         with clock("listings and author pages"):
             site = list_site(config, taxonomy, paper_pages(papers, texts, authorship.credits))
-            site, new["author pages"] = with_authors(site, authorship, cache.previous("author pages"))
+            site, new["author pages"] = with_authors(site, authorship, cache.previous("author pages"), jobs)
             keys = bibtex_keys(papers)
         # Search and the exports need the papers' texts, not their related papers or the pages: a
         # worker makes them meanwhile (and writes them), with a cache of its own.

@@ -12,7 +12,9 @@ import json
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 
+from .. import workers
 from ..digests import fingerprint, leaf
 from .people import Authorship, Credit, Person
 
@@ -87,10 +89,12 @@ class Authors:
     index: tuple[IndexLetter, ...]     # a-z, then the rest
 
 
-def author_pages(authorship: Authorship, papers: Sequence[AuthorPaper], previous: dict | None = None) -> tuple[Authors, dict]:
+def author_pages(authorship: Authorship, papers: Sequence[AuthorPaper], previous: dict | None = None,
+                 jobs: int = 1) -> tuple[Authors, dict]:
     """Every person's page data and the author index (`papers`: every paper as author pages list it,
     in site order), and the state for the next build. With the same people as the last build
-    (`previous`), only the pages of the authors of papers whose line changed are made again."""
+    (`previous`), only the pages of the authors of papers whose line changed are made again;
+    otherwise every page's counts are made on `jobs` workers."""
     papers = tuple(papers)
     people = authorship.people
     # Co-authors with as many shared papers are listed as the index lists them.
@@ -104,11 +108,15 @@ def author_pages(authorship: Authorship, papers: Sequence[AuthorPaper], previous
                                                     if credit.slug is not None}]
         slugs = {i: paper_slugs(authorship.credits[i]) for person in remade for i in person.papers}
         for person in remade:
-            pages[order[person.slug]] = author_page(person, slugs, papers, order, people)
+            pages[order[person.slug]] = author_page(person, papers, *page_counts(person, slugs, papers, order, people))
         index = previous["authors"].index
     else:
         slugs = [paper_slugs(credits) for credits in authorship.credits]
-        pages = [author_page(person, slugs, papers, order, people) for person in people]
+        # Only the counts and the version come back from the workers: the pages list the build's
+        # own AuthorPaper objects, each shared by the pages of its authors (pickled back, an
+        # anthology's 360,000 paper lines would be copies).
+        counts = workers.ordered_map(partial(page_counts, slugs=slugs, papers=papers, order=order, people=people), people, jobs)
+        pages = [author_page(person, papers, *made) for person, made in zip(people, counts)]
         index = index_letters(people)
     authors = Authors(tuple(pages), index)
     return authors, {"version": authorship.version, "papers": papers, "authors": authors}
@@ -119,17 +127,35 @@ def paper_slugs(credits: Sequence[Credit]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(credit.slug for credit in credits if credit.slug is not None))
 
 
-def author_page(person: Person, slugs: Mapping[int, tuple[str, ...]] | Sequence[tuple[str, ...]],
-                papers: Sequence[AuthorPaper], order: dict[str, int], people: Sequence[Person]) -> AuthorPage:
-    """`slugs`: the slugs of each of the person's papers' people (`paper_slugs`); `order`: each
-    slug's position in `people`, the index's order."""
+def author_page(person: Person, papers: Sequence[AuthorPaper], tallies: str, version: bytes) -> AuthorPage:
+    homepage, orcid, note = about(person)
+    return AuthorPage(slug=person.slug, name=person.name, count=len(person.papers), years=papers_by_year(person, papers),
+                      tallies=tallies, homepage=homepage, orcid=orcid, note=note, version=version)
+
+
+def papers_by_year(person: Person, papers: Sequence[AuthorPaper]) -> tuple[tuple[int, tuple[AuthorPaper, ...]], ...]:
     years: dict[int, list[AuthorPaper]] = {}
+    for i in person.papers:
+        years.setdefault(papers[i].year, []).append(papers[i])
+    return tuple((year, tuple(years[year])) for year in sorted(years, reverse=True))
+
+
+def about(person: Person) -> tuple[str | None, str | None, str | None]:
+    """The homepage, ORCID iD and note authors.yml gives the person."""
+    entry = person.entry
+    return (entry.homepage, entry.orcid, entry.note) if entry else (None, None, None)
+
+
+def page_counts(person: Person, slugs: Mapping[int, tuple[str, ...]] | Sequence[tuple[str, ...]],
+                papers: Sequence[AuthorPaper], order: dict[str, int], people: Sequence[Person]) -> tuple[str, bytes]:
+    """A person's co-authors, venues and topics as the JSON text of AuthorPage.tallies, and the
+    version of the page they are on. `slugs`: the slugs of each paper's people (`paper_slugs`);
+    `order`: each slug's position in `people`, the index's order."""
     shared: Counter[str] = Counter()
     venues: dict[tuple[str, str], int] = {}
     topics: dict[str, int] = {}
     for i in person.papers:
         paper = papers[i]
-        years.setdefault(paper.year, []).append(paper)
         venues[paper.venue_slug, paper.venue] = venues.get((paper.venue_slug, paper.venue), 0) + 1
         for tag in paper.tags:
             topics[tag] = topics.get(tag, 0) + 1
@@ -138,20 +164,14 @@ def author_page(person: Person, slugs: Mapping[int, tuple[str, ...]] | Sequence[
     # Sorted as plain tuples (most shared first, then index order), not by a key function: an
     # anthology's 164,000 pages list 2.2 million co-authors.
     coauthors = sorted([(-n, order[slug], slug) for slug, n in shared.items()])
-    entry = person.entry
-    years_shown = tuple((year, tuple(years[year])) for year in sorted(years, reverse=True))
     tallies = write_tallies(
         [(slug, people[n].name, -minus) for minus, n, slug in coauthors],
         [(slug, name, n) for (slug, name), n in sorted(venues.items(), key=lambda item: (-item[1], item[0][1].lower(), item[0][0]))],
         [(tag, "", n) for tag, n in sorted(topics.items(), key=lambda item: (-item[1], item[0]))])
-    homepage, orcid, note = (entry.homepage, entry.orcid, entry.note) if entry else (None, None, None)
-    # The version, from the fields as plain tuples: one pickling in C, where walking the page's
-    # dataclasses value by value took longer than making the page.
-    version = leaf((person.slug, person.name, len(person.papers),
-                    tuple((year, tuple(astuple_paper(p) for p in listed)) for year, listed in years_shown),
-                    tallies, homepage, orcid, note))
-    return AuthorPage(slug=person.slug, name=person.name, count=len(person.papers), years=years_shown,
-                      tallies=tallies, homepage=homepage, orcid=orcid, note=note, version=version)
+    # The version of all the page shows, its fields as plain tuples: one pickling in C, where
+    # walking the page's dataclasses value by value took longer than making the page.
+    years = tuple((year, tuple(astuple_paper(p) for p in listed)) for year, listed in papers_by_year(person, papers))
+    return tallies, leaf((person.slug, person.name, len(person.papers), years, tallies, *about(person)))
 
 
 def astuple_paper(paper: AuthorPaper) -> tuple:

@@ -109,11 +109,11 @@ def list_site(config: SiteConfig, taxonomy: Taxonomy, pages: Sequence[PaperPage]
     return Site(config, tuple(pages), tuple(TagListing(t, tuple(by_tag[t.slug])) for t in taxonomy.tags), tuple(proceedings), venues)
 
 
-def with_authors(site: Site, authorship: Authorship, previous: dict | None = None) -> tuple[Site, dict]:
+def with_authors(site: Site, authorship: Authorship, previous: dict | None = None, jobs: int = 1) -> tuple[Site, dict]:
     """The site with its authors' page data and old author addresses, and the state for the next
-    build (enrich/authors.py `author_pages`)."""
+    build (enrich/authors.py `author_pages`, on `jobs` workers)."""
     slugs = site.venue_slugs()
-    authors, state = author_pages(authorship, [author_paper(page, slugs) for page in site.papers], previous)
+    authors, state = author_pages(authorship, [author_paper(page, slugs) for page in site.papers], previous, jobs)
     return replace(site, authors=authors.pages, author_index=authors.index, author_redirects=authorship.redirects), state
 
 
