@@ -11,7 +11,8 @@ import sys
 from argparse import ArgumentParser
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+# BENCH_CODE: another checkout's papersite (bench/cold_pairs.sh compares two with this script).
+sys.path.insert(0, os.environ.get("BENCH_CODE") or str(Path(__file__).resolve().parent.parent))
 for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):   # as build.py does
     os.environ.setdefault(name, "1")
 gc.disable()   # as build.py does while importing
@@ -25,9 +26,10 @@ def main() -> None:
     args.add_argument("root", type=Path)
     args.add_argument("--clean", action="store_true")
     args.add_argument("--jobs", type=int)
+    args.add_argument("--out", type=Path, help="output directory (default: ROOT/site; the cache goes beside it)")
     ns = args.parse_args()
     kept: list = []   # as build.py keeps them
-    result = build(BuildOptions(content=ns.root / "content", config=ns.root / "site.yml", out=ns.root / "site",
+    result = build(BuildOptions(content=ns.root / "content", config=ns.root / "site.yml", out=ns.out or ns.root / "site",
                                 clean=ns.clean, jobs=ns.jobs), keep=kept)
     print(json.dumps({"seconds": result.seconds, "pages": result.pages, "files": result.files,
                       "rendered": result.rendered, "reused": result.reused, "warnings": len(result.warnings),
