@@ -25,6 +25,7 @@ from papersite import stages, workers
 from support.maps import without_map_points
 from papersite.cli import main
 from papersite.digests import digest
+from papersite.enrich import people as people_module
 from papersite.incremental import store as store_module
 from papersite.incremental.inputs import FileDigests, code_version
 from papersite.incremental.store import default_cache_path, delta_path, state_path
@@ -502,15 +503,16 @@ def test_the_cache_lives_outside_the_output(proj):
 
 def test_parallel_and_serial_builds_are_byte_identical(proj, tmp_path, monkeypatch):
     monkeypatch.setattr(workers, "MIN_PARALLEL_ITEMS", 8)   # the sample is small; make the workers run
+    monkeypatch.setattr(people_module, "MIN_PARALLEL_NAMES", 8)
     forked = []
     fork = workers.fork
     monkeypatch.setattr(workers, "fork", lambda job: forked.append(job) or fork(job))
     serial = build(options(proj, tmp_path / "serial" / "site", jobs=1, clean=True, cache_dir=tmp_path / "c1"))
     assert forked == []
     para = build(options(proj, tmp_path / "parallel" / "site", jobs=2, clean=True, cache_dir=tmp_path / "c2"))
-    # Pages parsed, Markdown and templates on two workers each; search and exports on one, the map's
-    # fresh layout on one.
-    assert len(forked) == 8
+    # Pages parsed, author names read, author pages' counts, Markdown and templates on two workers
+    # each; search and exports on one, the map's fresh layout on one.
+    assert len(forked) == 12
     assert serial.warnings == para.warnings
     assert tree(tmp_path / "serial" / "site") == tree(tmp_path / "parallel" / "site")
     # And an incremental parallel build after an edit agrees with a serial clean one.
