@@ -139,7 +139,7 @@ def test_an_authors_counts_are_links_with_their_numbers_and_names_escaped():
         '<a href="bold-q-obrien.html">&lt;b&gt;Bold&lt;/b&gt; &#34;Q&#34; &amp; O&#39;Brien</a>, '
         '<a href="ada-lovelace.html">Ada Lovelace</a>')
     topics = (("rl", "", 2),)
-    assert fragments.tally_links(topics, urls.tag_path, url, names={"rl": Tag("rl", "<RL> & co", "")}) == (
+    assert fragments.tally_links(topics, urls.tag_path, url, tags={"rl": Tag("rl", "<RL> & co", "")}) == (
         '<a href="../tags/rl.html">&lt;RL&gt; &amp; co</a> (2)')
 
 

@@ -50,8 +50,8 @@ class AuthorPage:
     homepage: str | None = None
     orcid: str | None = None
     note: str | None = None
-    # The digest of all of the above, taken when the page's data is made: its page's key uses it
-    # (digests.Fingerprints), so the ~16,000 pages an edit leaves alone are not digested again.
+    # The digest of all of the above, taken when the page's data is made: its page's spec carries it
+    # (render/plan.py plan_authors), so the pages an edit leaves alone are not digested again.
     version: bytes = b""
 
     def read_tallies(self) -> tuple[tuple[Tally, ...], tuple[Tally, ...], tuple[Tally, ...]]:
@@ -168,10 +168,11 @@ def page_counts(person: Person, slugs: Mapping[int, tuple[str, ...]] | Sequence[
         [(slug, people[n].name, -minus) for minus, n, slug in coauthors],
         [(slug, name, n) for (slug, name), n in sorted(venues.items(), key=lambda item: (-item[1], item[0][1].lower(), item[0][0]))],
         [(tag, "", n) for tag, n in sorted(topics.items(), key=lambda item: (-item[1], item[0]))])
-    # The version of all the page shows, its fields as plain tuples: one pickling in C, where
-    # walking the page's dataclasses value by value took longer than making the page.
-    years = tuple((year, tuple(astuple_paper(p) for p in listed)) for year, listed in papers_by_year(person, papers))
-    return tallies, leaf((person.slug, person.name, len(person.papers), years, tallies, *about(person)))
+    # The version of all the page shows, as plain tuples: one pickling in C, where walking the page's
+    # dataclasses value by value took longer than making the page. Its papers by year follow from
+    # its papers in site order, which is what it digests.
+    lines = tuple(astuple_paper(papers[i]) for i in person.papers)
+    return tallies, leaf((person.slug, person.name, lines, tallies, *about(person)))
 
 
 def astuple_paper(paper: AuthorPaper) -> tuple:

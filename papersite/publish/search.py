@@ -89,8 +89,8 @@ def bibtex_scripts(slugs: Sequence[str], entries: Sequence[str], per_part: int =
 
 def bibtex_parts_of(slugs: Sequence[str], parts: int) -> list[int]:
     """The 32-bit FNV-1a hash of each slug's UTF-8 bytes, modulo `parts`: a hash as easily written in
-    JavaScript. All slugs a byte position at a time (a loop over each slug's bytes was 0.4 s at
-    100,000 papers, in the worker an edit waits for)."""
+    JavaScript. All slugs a byte position at a time (a loop over each slug's bytes was 0.25 s at
+    100,000 papers, in the worker an edit waits for; this, 0.03 s)."""
     data = [slug.encode("utf-8") for slug in slugs]
     width = max(map(len, data), default=0)
     grid = np.frombuffer(b"".join(d.ljust(width, b"\0") for d in data), dtype=np.uint8).reshape(len(data), width)

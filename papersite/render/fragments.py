@@ -18,6 +18,7 @@ from markupsafe import Markup, escape
 from .. import urls
 from ..enrich.authors import AuthorPaper, Tally
 from ..enrich.people import Credit
+from ..model import Tag
 
 
 def credit_links(credits: Sequence[Credit], url: Callable[[str], str], limit: int | None = None) -> Markup:
@@ -30,18 +31,19 @@ def credit_links(credits: Sequence[Credit], url: Callable[[str], str], limit: in
 
 
 def tally_links(tally: Iterable[Tally], path_of: Callable[[str], str], url: Callable[[str], str], counted: bool = True,
-                names: Mapping[str, object] | None = None) -> Markup:
+                tags: Mapping[str, Tag] | None = None) -> Markup:
     """A count's items (co-authors, venues, topics), each a link to `path_of(slug)` and, when
-    `counted`, followed by its number; with `names`, an item's name is `names[slug].name` (a topic's)."""
+    `counted`, followed by its number; with `tags` (a topics' count, which holds slugs only), an
+    item's name is its tag's."""
     parts = []
     for slug, name, n in tally:
-        shown = escape(names[slug].name if names is not None else name)
+        shown = escape(tags[slug].name if tags is not None else name)
         link = f'<a href="{escape(url(path_of(slug)))}">{shown}</a>'
         parts.append(f"{link} ({n})" if counted else link)
     return Markup(", ".join(parts))
 
 
-def author_paper_items(papers: Iterable[AuthorPaper], url: Callable[[str], str], tags: Mapping[str, object],
+def author_paper_items(papers: Iterable[AuthorPaper], url: Callable[[str], str], tags: Mapping[str, Tag],
                        linked: bool) -> Markup:
     """An author's papers of one year, an `<li>` each: the title as a link, then its venue and topics,
     themselves links when `linked` (the page of an author of one paper, which has no counts below)."""
