@@ -18,6 +18,7 @@ from pathlib import Path
 from .errors import Report, SiteError
 from .incremental.cache import BuildCache, WarmCache
 from .inputs.config import load_config
+from .inputs.files import paper_pages_dir
 from .model import SiteConfig
 from .options import PROJECT_ROOT, BuildOptions, BuildResult, check_strict
 from .output import Staging, build_lock, check_output_target, output_path, restore_interrupted_swap
@@ -49,8 +50,8 @@ def run_build(options: BuildOptions, progress: Progress, warm: WarmCache | None,
     """The previous output when no input changed; else the whole build (stages.py)."""
     started, report = time.perf_counter(), Report()
     config = read_config(options, report)
-    cache = BuildCache.for_output(options.out, options.cache_dir, input_paths(options), options.base_url, options.clean,
-                                  resolve_jobs(options.jobs))
+    cache = BuildCache.for_output(options.out, options.cache_dir, input_paths(options), paper_pages_dir(options.content),
+                                  options.base_url, options.clean, resolve_jobs(options.jobs))
     if keep is not None:
         keep.append(cache)
     if cache.unchanged() and not report.errors:   # (unchanged() first: it ends the output check's worker)

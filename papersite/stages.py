@@ -57,7 +57,8 @@ def run_all(options: BuildOptions, config: SiteConfig | None, report: Report, ca
 
     progress.stage("reading content")
     with clock("content"):
-        papers, taxonomy, new["papers"] = load_content(options.content, report, cache.file_digests, cache.previous("papers"), jobs)
+        papers, taxonomy, new["papers"] = load_content(options.content, report, cache.file_digests, cache.previous("papers"), jobs,
+                                                         cache.learn_digest)
         people = load_people(options.content, papers, report)
         authorship, new["authors"] = identify_authors(papers, people, report, cache.previous("authors"), jobs)
     check_lunr_js(options, report)

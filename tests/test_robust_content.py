@@ -298,7 +298,7 @@ def test_an_unreadable_page_is_named_not_a_traceback(tmp_path, monkeypatch, taxo
 
     with monkeypatch.context() as patch:
         patch.setattr(os, "open", refuse)
-        paper, problems, _ = papers.parse_page_file(taxonomy, path)
+        paper, problems, _, _ = papers.parse_page_file(taxonomy, path)
     assert paper is None
     assert [str(problem) for problem in problems.errors] == [f"{path}: cannot read it: Permission denied"]
 

@@ -16,7 +16,7 @@ from .. import workers
 from ..digests import Fingerprints, digest, fingerprint
 from ..errors import Problem
 from ..output import Staging
-from .inputs import FileDigests, code_version, input_version, tree_version
+from .inputs import FileDigests, code_version, input_version, read_inputs, tree_version
 from .reuse import (PageRecords, PreviousOutput, content_digest, kept_pages, link_intact, output_manifest, page_key,
                     page_keys, record_pages)
 from .store import Store, default_cache_path, read_sealed, state_path, templates_path, worker_path
@@ -42,6 +42,7 @@ class BuildCache:
     base_url: str | None
     clean: bool                   # ignore what is on disk (a fresh cache is still written)
     code: bytes                   # the code version: a cache of other code is never used
+    read_later: Path              # the inputs a stage reads on its workers (the paper pages), digested there
     jobs: int = 1
 
     def __post_init__(self) -> None:
@@ -53,7 +54,15 @@ class BuildCache:
         # check costs less than the fork).
         self.output_check = (workers.Background(self.output.holds_exactly, self.jobs)
                              if "input" in self.last and len(self.output.manifest) >= PARALLEL_CHECK_FILES else None)
-        self.version = input_version(self.inputs, self.base_url, self.code, self.files)
+        # With a previous build to compare with, this build's input version is taken now: it may
+        # be the last one's, and then nothing need be done. Else (a first build, or --clean) it is
+        # taken when the build is saved, from the digests its stages took as they read the inputs:
+        # the pages under `read_later` are read once, by the workers parsing them, not first here.
+        if self.last.get("input") is not None or self.files.known:
+            self.version: bytes | None = input_version(self.inputs, self.base_url, self.code, self.files)
+        else:
+            self.version = None
+            read_inputs(self.inputs, self.files, self.read_later)
         self.store = Store(self.path, self.code)
         self.digests: dict[str, bytes] = {}   # of this build's output files
         self.kept: dict = {}                  # pages kept from the previous output
@@ -62,17 +71,17 @@ class BuildCache:
         self.carried: set[str] = set()        # other files linked from it, each the file its manifest names
 
     @classmethod
-    def for_output(cls, out: Path, cache_dir: Path | None, inputs: list[Path], base_url: str | None, clean: bool,
-                   jobs: int = 1) -> "BuildCache":
+    def for_output(cls, out: Path, cache_dir: Path | None, inputs: list[Path], read_later: Path, base_url: str | None,
+                   clean: bool, jobs: int = 1) -> "BuildCache":
         out = out.absolute()
-        return cls(out, default_cache_path(out, cache_dir), inputs, base_url, clean, code_version(), jobs)
+        return cls(out, default_cache_path(out, cache_dir), inputs, base_url, clean, code_version(), read_later, jobs)
 
     # --- the previous build -------------------------------------------------------------
 
     def unchanged(self) -> bool:
         """True when no input changed since the last build and its output is intact: that output is this build's."""
         check, self.output_check = self.output_check, None
-        if self.last.get("input") != self.version or not self.output.manifest:
+        if self.version is None or self.last.get("input") != self.version or not self.output.manifest:
             if check is not None:
                 check.cancel()
             return False
@@ -101,6 +110,10 @@ class BuildCache:
     def file_digests(self) -> dict[str, bytes]:
         """The digest of every input file, by path, as this build read them."""
         return self.files.done
+
+    def learn_digest(self, path: str, identity: tuple[int, int, int], value: bytes) -> None:
+        """A stage's worker read the input file at `path` (FileDigests.learn)."""
+        self.files.learn(path, identity, value)
 
     @property
     def templates_dir(self) -> Path:
@@ -188,6 +201,8 @@ class BuildCache:
              warm: WarmCache | None) -> None:
         """Keep the stages' new states and what the next build checks first: the input version, the
         output's manifest, this build's warnings."""
+        if self.version is None:
+            self.version = input_version(self.inputs, self.base_url, self.code, self.files)
         # An input edited while this build ran may or may not be in its output: record no input version then.
         edited_meanwhile = input_version(self.inputs, self.base_url, self.code, FileDigests(self.files.seen)) != self.version
         self.store.save(states, {"input": None if edited_meanwhile else self.version, "files": self.files.seen,

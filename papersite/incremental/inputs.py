@@ -10,6 +10,7 @@ from importlib import metadata
 from pathlib import Path
 
 from ..digests import DIGEST_SIZE, digest
+from ..inputs.files import stat_identity
 
 # Libraries whose output ends up in the pages: a new version may change a byte anywhere.
 LIBRARIES = ("Jinja2", "MarkupSafe", "Markdown", "PyYAML", "lunr", "latex2mathml", "numpy", "scipy", "openTSNE", "scikit-learn")
@@ -76,6 +77,29 @@ class FileDigests:
         self.done[path] = value
         return value
 
+    def learn(self, path: str, identity: tuple[int, int, int], value: bytes) -> None:
+        """The digest of a file another process read (a stage's worker), `identity` taken before it
+        read it; the first digest of a file in a build stays its digest, as `of` gives it."""
+        if path in self.done:
+            return
+        if identity[2] < self.trusted_before:
+            self.seen[path] = (identity, value)
+        self.done[path] = value
+
+
+def read_inputs(paths: list[Path], files: FileDigests, later: Path) -> None:
+    """Digest every input file under `paths` now, except those under `later`: a stage's workers
+    read those and digest them as they do (`FileDigests.learn`), so a first build reads each once."""
+    skip = os.path.join(later, "")
+    for root in paths:
+        if root.is_file():
+            files.of(str(root))
+        elif root.is_dir():
+            prefix = os.path.join(root, "")
+            for rel in walk_files(str(root)):
+                if not (prefix + rel).startswith(skip):
+                    files.of(prefix + rel)
+
 
 def tree_version(*roots: Path, files: FileDigests | None = None) -> bytes:
     """Names and bytes of every file under each root (templates, content): any edit changes it."""
@@ -118,11 +142,6 @@ def walk_files(root: str, prefix: str = "", others: list[str] | None = None) -> 
             elif others is not None:
                 others.append(rel)
     return found
-
-
-def stat_identity(st: os.stat_result) -> tuple[int, int, int]:
-    """What says a file is still the one seen before: its inode, size and modification time."""
-    return (st.st_ino, st.st_size, st.st_mtime_ns)
 
 
 def file_identity(path: Path) -> tuple[int, int, int] | None:

@@ -26,6 +26,7 @@ from pathlib import Path
 
 from ..digests import digest
 from ..errors import Problem, Report, SiteError
+from ..inputs.files import paper_pages_dir
 from ..inputs.taxonomy import load_taxonomy
 from ..inputs.values import showable, year_problem
 from ..locks import exclusive
@@ -105,7 +106,7 @@ def import_source(source: Path, content_dir: Path, report: Report, mode: str = "
     source_format, records = read_source(source, report, defaults, forced_format)
     if not records:
         report.raise_errors()
-    papers_dir = content_dir / "papers"
+    papers_dir = paper_pages_dir(content_dir)
     try:
         papers_dir.mkdir(parents=True, exist_ok=True)
         lock = exclusive(papers_dir, on_wait, directory=True)

@@ -23,6 +23,16 @@ KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a named pipe (FIFO)"), 
          (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"))
 
 
+def paper_pages_dir(content_dir: Path) -> Path:
+    """Where a project's paper pages are: `papers/*.md` in its content folder."""
+    return content_dir / "papers"
+
+
+def stat_identity(st: os.stat_result) -> tuple[int, int, int]:
+    """What says a file is still the one seen before: its inode, size and modification time."""
+    return (st.st_ino, st.st_size, st.st_mtime_ns)
+
+
 def read_text(path: Path, guess: Callable[[bytes], str | None] | None = None, limit: int | None = MAX_INPUT_BYTES) -> str:
     return decode_text(read_regular(path, limit), str(path), guess)
 

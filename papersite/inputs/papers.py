@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 import re
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from functools import partial
 from pathlib import Path
@@ -19,7 +19,7 @@ from ..errors import Report, SiteError
 from ..model import Paper, Taxonomy
 from ..text.bounds import bounds_problem
 from ..text.chars import is_safe_url
-from .files import decode_text, read_regular
+from .files import decode_text, paper_pages_dir, read_regular, stat_identity
 from .links import LINK_KINDS, Links, link_problem
 from .taxonomy import load_taxonomy
 from .values import describe, showable, slug_problem, year_problem
@@ -40,13 +40,16 @@ PaperMemo = dict[bytes, Paper]
 
 
 def load_content(content_dir: Path, report: Report, digests: Mapping[str, bytes] | None = None,
-                 previous: PaperMemo | None = None, jobs: int = 1) -> tuple[list[Paper], Taxonomy, PaperMemo]:
+                 previous: PaperMemo | None = None, jobs: int = 1,
+                 on_read: Callable[[str, tuple[int, int, int], bytes], None] | None = None,
+                 ) -> tuple[list[Paper], Taxonomy, PaperMemo]:
     """tags.yml and every paper, sorted; problems go into `report` (errors abort later, all at once).
 
     `digests` gives the digest of a file's bytes where the caller already knows it: a file whose
     path and bytes the `previous` build loaded, with the same taxonomy, gives the same Paper
-    without being read or parsed. The rest are parsed on `jobs` workers. The memo returned
-    keeps the files that loaded without a problem.
+    without being read or parsed. The rest are parsed on `jobs` workers; `on_read` hears of each
+    (its path, its stat identity before it was read, the digest of the bytes read). The memo
+    returned keeps the files that loaded without a problem.
     """
     if not content_dir.is_dir():
         raise SiteError.at(str(content_dir), None, "content directory not found (pass --content DIR)")
@@ -67,7 +70,9 @@ def load_content(content_dir: Path, report: Report, digests: Mapping[str, bytes]
             todo.append((len(found), path))
         found.append(paper)
     parsed = workers.ordered_map(partial(parse_page_file, taxonomy), [path for _, path in todo], jobs)
-    for (i, path), (paper, problems, file_digest) in zip(todo, parsed):
+    for (i, path), (paper, problems, file_digest, identity) in zip(todo, parsed):
+        if on_read is not None and identity is not None:
+            on_read(str(path), identity, file_digest)
         report.errors.extend(problems.errors)
         report.warnings.extend(problems.warnings)
         key = paper_key(str(path), taxonomy_key, file_digest)
@@ -81,18 +86,23 @@ def load_content(content_dir: Path, report: Report, digests: Mapping[str, bytes]
     return sort_papers(papers), taxonomy, memo
 
 
-def parse_page_file(taxonomy: Taxonomy, path: Path) -> tuple[Paper | None, Report, bytes]:
-    """One page file, read now: its Paper (None when it has errors), its problems, and the digest
-    of the bytes read (the file may have changed since it was digested)."""
+def parse_page_file(taxonomy: Taxonomy, path: Path) -> tuple[Paper | None, Report, bytes, tuple[int, int, int] | None]:
+    """One page file, read now: its Paper (None when it has errors), its problems, the digest
+    of the bytes read (the file may have changed since it was digested), and the file's stat
+    identity before they were read (None when it could not be taken)."""
     problems = Report()
-    data = b""
+    data, identity = b"", None
+    try:
+        identity = stat_identity(os.stat(path))
+    except OSError:
+        pass   # read_regular says what is wrong
     try:
         data = read_regular(path)
         paper = load_paper(path, taxonomy, problems, data)
     except SiteError as err:
         problems.absorb(err)
         paper = None
-    return paper, problems, digest(data)
+    return paper, problems, digest(data), identity
 
 
 def paper_key(name: str, taxonomy_key: bytes, file_digest: bytes) -> bytes:
@@ -100,7 +110,7 @@ def paper_key(name: str, taxonomy_key: bytes, file_digest: bytes) -> bytes:
 
 
 def find_paper_files(content_dir: Path) -> list[Path]:
-    papers_dir = content_dir / "papers"
+    papers_dir = paper_pages_dir(content_dir)
     if not papers_dir.is_dir():
         raise SiteError.at(str(papers_dir), None, "no papers directory (import a corpus first: python build.py import SOURCE)")
     # Names sorted, then made paths: sorting 100,000 paths compares their parts in Python.
