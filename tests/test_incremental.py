@@ -441,6 +441,20 @@ def test_a_corrupt_or_stale_delta_file_is_ignored(proj, tmp_path, how, monkeypat
     assert_same_as_clean(proj, tmp_path)
 
 
+def test_each_state_is_pickled_apart(tmp_path):
+    """A pickle keeps every object it wrote until it ends: the main file is a pickle per state, so
+    saving a large collection's cache holds one state's objects at a time, not the whole build's.
+    What two states share comes back as equal copies."""
+    shared = ("a title", 2024)
+    states = {"papers": {b"k": shared, b"j": shared}, "texts": {b"k": shared}, "empty": {}}
+    path = tmp_path / "site.cache"
+    store_module.Store(path, CODE).save(states, {"input": b"v"})
+    again = store_module.Store.open(path, CODE)
+    assert again.problem is None and again.states == states and again.small["input"] == b"v"
+    papers, texts = again.previous("papers"), again.previous("texts")
+    assert papers[b"k"] is papers[b"j"] and texts[b"k"] == shared and texts[b"k"] is not papers[b"k"]
+
+
 def test_the_dev_servers_next_build_starts_from_the_cache_in_memory(proj, tmp_path, monkeypatch):
     warm = WarmCache()
     build(options(proj), warm=warm)

@@ -28,7 +28,7 @@ from pathlib import Path
 from ..digests import digest
 from .inputs import file_identity
 
-FORMAT = 4
+FORMAT = 5
 MAGIC = b"papersite-cache\n"
 # A file's seal: the CRC-32 of its payload (corruption and truncation; much faster than a
 # cryptographic digest over tens of megabytes, and nothing here is adversarial), then random
@@ -223,16 +223,39 @@ def read_sealed(path: Path, code: bytes) -> tuple[dict | None, str | None]:
     return data, None
 
 
-def unpickle(f) -> object | None:
+def unpickle(f) -> dict | None:
+    """The dict `dump_entries` wrote."""
     enabled = gc.isenabled()
     gc.disable()  # unpickling a build's objects: no point scanning them for cycles as they arrive
     try:
-        return pickle.load(f)
+        data = {}
+        while True:
+            try:
+                key, value = pickle.load(f)
+            except EOFError:   # (the checksum has vouched for the whole file: this is its end)
+                return data
+            if key == "states":
+                value = {name: pickle.load(f) for name in value}
+            data[key] = value
     except Exception:  # a checksum-valid file from a build with other classes: not ours to trust
         return None
     finally:
         if enabled:
             gc.enable()
+
+
+def dump_entries(data: dict, f) -> None:
+    """`data` as a pickle per entry, and a "states" dict as a pickle per state. A pickle holds
+    every object it has written until it ends (its memo, to write each only once): written whole,
+    a large collection's cache held all of its objects' at the end of the build (at 100,000
+    papers, the build's peak memory; bench/README.md). The states share little."""
+    for key, value in data.items():
+        if key == "states":
+            pickle.dump((key, list(value)), f, protocol=5)
+            for state in value.values():
+                pickle.dump(state, f, protocol=5)
+        else:
+            pickle.dump((key, value), f, protocol=5)
 
 
 class ChecksummedWriter:
@@ -254,7 +277,7 @@ def write_sealed(path: Path, code: bytes, data: dict) -> bytes | None:
         with open(tmp, "wb") as f:
             f.write(MAGIC + FORMAT.to_bytes(4, "big") + bytes(SEAL_SIZE))
             writer = ChecksummedWriter(f)
-            pickle.dump({"code": code, **data}, writer, protocol=5)
+            dump_entries({"code": code, **data}, writer)
             seal = writer.crc.to_bytes(4, "big") + os.urandom(SEAL_SIZE - 4)
             f.seek(len(MAGIC) + 4)
             f.write(seal)
