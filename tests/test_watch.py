@@ -94,3 +94,16 @@ def test_editor_droppings_are_not_watched(tree):
     (tree[0] / "papers" / ".a.md.swp").write_text("x", encoding="utf-8")
     (tree[0] / "papers" / "a.md~").write_text("x", encoding="utf-8")
     assert sorted(snapshot(tree)) == sorted([str(tree[0] / "papers" / "a.md"), str(tree[1])])
+
+
+@pytest.mark.parametrize("polling", [True, False])
+def test_the_snapshots_take_at_most_their_share_of_a_core(polling):
+    """A conference's snapshot takes milliseconds: the watcher looks as often as ever. 100,000
+    papers' takes about half a second: the watcher waits longer, so the snapshots of an idle
+    server keep at most POLL_SHARE of a core busy when polling, IDLE_SHARE under inotify."""
+    least, share = (watch.POLL_SECONDS, watch.POLL_SHARE) if polling else (watch.IDLE_SECONDS, watch.IDLE_SHARE)
+    assert watch.wait_seconds(polling, 0.0) == watch.wait_seconds(polling, 0.01) == least
+    for cost in (0.05, 0.5, 2.0):
+        wait = watch.wait_seconds(polling, cost)
+        assert wait >= least and cost / (cost + wait) <= share + 1e-9
+    assert watch.wait_seconds(False, 0.55) > 10   # at 100,000 papers: not every 2 s

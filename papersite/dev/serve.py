@@ -3,7 +3,7 @@
 - The server is http.server over the output directory, which the build replaces atomically,
   so a request sees either the old site or the new one, never half of each.
 - A watcher snapshots the mtimes and sizes of content/, templates/, static/ and the config when
-  inotify says they changed (or every POLL_SECONDS where there is no inotify; see watch.py) and
+  inotify says they changed (or, where there is no inotify, every so often; see watch.py) and
   rebuilds (into the same --out) once they stop changing.
 - A failed rebuild prints `path:line: message` and the last good site stays up.
 - Live reload: every HTML response gets `<script src="/__papersite/livereload.js">`, added
@@ -36,7 +36,7 @@ from .. import urls
 from ..errors import Problem, SiteError
 from ..pipeline import BuildOptions, BuildResult, WarmCache, build
 from ..progress import Progress
-from .watch import IDLE_SECONDS, POLL_SECONDS, ChangeSignal, changed_files, snapshot
+from .watch import ChangeSignal, changed_files, snapshot, wait_seconds
 
 HOST = "127.0.0.1"
 # A page's request for the next build id is held this long at most (then asked again).
@@ -156,12 +156,14 @@ class DevServer:
 
     def watch(self, seen: dict) -> None:
         """Rebuild whenever the watched files differ from `seen`, their snapshot before the last build."""
-        changes = self.changes
+        changes, wait = self.changes, wait_seconds(self.changes.polling, 0.0)
         while True:
-            changes.wait(POLL_SECONDS if changes.polling else IDLE_SECONDS)
+            changes.wait(wait)
             if self.stop.is_set():
                 return
+            started = time.monotonic()
             now = snapshot(self.watched())
+            wait = wait_seconds(changes.polling, time.monotonic() - started)
             if now == seen:
                 self.collect_when_idle()
                 continue
