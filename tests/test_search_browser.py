@@ -115,7 +115,7 @@ def test_from_a_nested_page_over_http(http_base, page):
     type_query(page, "diffusion")
     href = first_option(page).locator("a").get_attribute("href")
     assert href.startswith("../papers/")
-    page.wait_for_function("() => window.PapersiteSearch.state() === 'ready'")
+    page.wait_for_function("() => window.PapersiteSearch?.state?.() === 'ready'")
     loaded = search_requests(page)
     assert sorted(u.rsplit("/", 1)[-1] for u in loaded) == sorted(FIRST_USE)
     assert all(u.startswith(http_base + "assets/") for u in loaded)
@@ -282,8 +282,8 @@ def test_plain_page_views_load_nothing(site, http_base, page):
         page.goto(url)
         page.wait_for_load_state("load")
     assert [u for u in requests if u.endswith(SEARCH_FILES)] == []
-    page.focus("#search-input")  # first use loads them
-    page.wait_for_function("() => window.PapersiteSearch.state() === 'ready'")
+    page.focus("#search-input")  # first use loads them (search.js defines PapersiteSearch once it runs)
+    page.wait_for_function("() => window.PapersiteSearch?.state?.() === 'ready'")
     assert sorted(u.rsplit("/", 1)[-1] for u in requests if u.endswith(SEARCH_FILES)) == sorted(FIRST_USE)
     assert page.console_errors == []
 
