@@ -202,7 +202,8 @@ def test_the_open_page_reloads_itself_after_a_rebuild(served, page):
 
 def test_a_rebuild_keeps_its_objects_from_the_collector_until_the_server_is_idle(tmp_path, monkeypatch, capsys):
     """A full collection walks the whole warm cache and site (~0.3 s at 5,000 papers): the server
-    freezes them after each build and collects once no file has changed for a while."""
+    freezes them after each build and collects once no file has changed for a while. The build's
+    own data (its site, its pages' plan) is freed then too, not before the open page reloads."""
     import gc
 
     from papersite.dev import serve
@@ -214,10 +215,10 @@ def test_a_rebuild_keeps_its_objects_from_the_collector_until_the_server_is_idle
         assert dev.rebuild() is True
         assert gc.get_freeze_count() > 0 and dev.garbage_due
         dev.collect_when_idle()   # just built: not idle yet
-        assert dev.garbage_due
+        assert dev.garbage_due and dev.leftovers
         monkeypatch.setattr(serve, "COLLECT_WHEN_IDLE_SECONDS", 0.0)
         dev.collect_when_idle()
-        assert not dev.garbage_due and gc.get_freeze_count() > 0
+        assert not dev.garbage_due and dev.leftovers is None and gc.get_freeze_count() > 0
     finally:
         gc.unfreeze()
         dev.httpd.server_close()

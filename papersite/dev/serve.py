@@ -74,6 +74,7 @@ class DevServer:
         self.warned: set[Problem] = set()   # the last build's warnings, printed already
         self.last_build = 0.0            # time.monotonic() when the last build ended
         self.garbage_due = False         # a build's objects are frozen, not yet collected
+        self.leftovers: list | None = None   # the last build's data, not yet freed (see `rebuild`)
         handler = partial(DevHandler, directory=str(options.out.absolute()), dev=self)
         self.httpd = DevHTTPServer((HOST, port), handler)
         self.httpd.daemon_threads = True
@@ -97,7 +98,12 @@ class DevServer:
         return [self.options.content, self.options.templates, self.options.static, self.options.config]
 
     def rebuild(self, reason: str = "") -> bool:
-        """One build; True when it succeeded. Never raises for bad input or a crash in a stage."""
+        """One build; True when it succeeded. Never raises for bad input or a crash in a stage.
+
+        The build leaves its data (the site, its pages' plan) in `leftovers`, freed once the server
+        is idle (`collect_when_idle`), or at the next build if that comes first: freeing millions of
+        objects one by one took 0.9 s at 100,000 papers, which the open page waited for."""
+        self.leftovers = None
         try:
             return self._rebuild(reason)
         finally:
@@ -109,17 +115,20 @@ class DevServer:
             self.last_build, self.garbage_due = time.monotonic(), True
 
     def collect_when_idle(self) -> None:
-        """The full collection `rebuild` put off, once no file has changed for a while."""
+        """What `rebuild` put off (freeing the last build's data, a full collection), once no file has changed for a while."""
         if self.garbage_due and time.monotonic() - self.last_build >= COLLECT_WHEN_IDLE_SECONDS:
+            self.leftovers = None
             gc.unfreeze()
             gc.collect()
             gc.freeze()
             self.garbage_due = False
 
     def _rebuild(self, reason: str) -> bool:
+        self.leftovers = []
         try:
             result: BuildResult = build(self.options, Progress(), self.warm, on_wait=lambda: say(
-                f"serve: another build into {self.options.out} is running; waiting for it to finish", sys.stderr))
+                f"serve: another build into {self.options.out} is running; waiting for it to finish", sys.stderr),
+                keep=self.leftovers)
         except SiteError as err:
             for problem in err.problems:
                 say(str(problem), sys.stderr)
