@@ -585,7 +585,7 @@ def test_a_first_build_reads_each_page_once_and_the_next_reads_none(proj, tmp_pa
             return read(path, *args, **kwargs)
         return reading
 
-    monkeypatch.setattr(papers_module, "read_regular", logged(papers_module.read_regular))
+    monkeypatch.setattr(papers_module, "read_regular_with_stat", logged(papers_module.read_regular_with_stat))
     monkeypatch.setattr(inputs_module, "open", logged(open), raising=False)
     first = build(options(proj, jobs=jobs))
     reads = log.read_text(encoding="utf-8").split()

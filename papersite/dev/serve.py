@@ -103,7 +103,6 @@ class DevServer:
         The build leaves its data (the site, its pages' plan) in `leftovers`, freed once the server
         is idle (`collect_when_idle`), or at the next build if that comes first: freeing millions of
         objects one by one took 0.9 s at 100,000 papers, which the open page waited for."""
-        self.leftovers = None
         try:
             return self._rebuild(reason)
         finally:
@@ -124,7 +123,7 @@ class DevServer:
             self.garbage_due = False
 
     def _rebuild(self, reason: str) -> bool:
-        self.leftovers = []
+        self.leftovers = []   # (the last build's, if not freed yet, are freed here)
         try:
             result: BuildResult = build(self.options, Progress(), self.warm, on_wait=lambda: say(
                 f"serve: another build into {self.options.out} is running; waiting for it to finish", sys.stderr),

@@ -26,7 +26,8 @@ from pathlib import Path
 
 from .. import urls
 from ..digests import Fingerprints, Unfingerprintable, digest, leaf
-from .inputs import stat_identity, walk_files
+from ..inputs.files import stat_identity
+from .inputs import walk_files
 
 # path -> (page key, digest of the HTML made), for the next build
 PageRecords = dict[str, tuple[bytes, bytes]]

@@ -41,6 +41,11 @@ def read_regular(path: Path | str, limit: int | None = MAX_INPUT_BYTES) -> bytes
     """The bytes of a regular file (a link to one is followed), at most `limit` of them; anything
     else raises SiteError naming the file. Opened without blocking and checked with one fstat,
     so a FIFO is never waited on and a file swapped after a check is still the one checked."""
+    return read_regular_with_stat(path, limit)[0]
+
+
+def read_regular_with_stat(path: Path | str, limit: int | None = MAX_INPUT_BYTES) -> tuple[bytes, os.stat_result]:
+    """`read_regular`, and the file's fstat, taken before its bytes were read."""
     shown = str(path)
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
@@ -64,7 +69,7 @@ def read_regular(path: Path | str, limit: int | None = MAX_INPUT_BYTES) -> bytes
         os.close(fd)
     if limit is not None and len(data) > limit:   # it grew after the fstat
         raise SiteError.at(shown, None, f"is more than {limit:,} bytes; an input file may have at most {limit:,}")
-    return data
+    return data, info
 
 
 def open_problem(path: Path | str, exc: OSError) -> str:

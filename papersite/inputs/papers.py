@@ -19,7 +19,7 @@ from ..errors import Report, SiteError
 from ..model import Paper, Taxonomy
 from ..text.bounds import bounds_problem
 from ..text.chars import is_safe_url
-from .files import decode_text, paper_pages_dir, read_regular, stat_identity
+from .files import decode_text, paper_pages_dir, read_regular, read_regular_with_stat, stat_identity
 from .links import LINK_KINDS, Links, link_problem
 from .taxonomy import load_taxonomy
 from .values import describe, showable, slug_problem, year_problem
@@ -93,11 +93,8 @@ def parse_page_file(taxonomy: Taxonomy, path: Path) -> tuple[Paper | None, Repor
     problems = Report()
     data, identity = b"", None
     try:
-        identity = stat_identity(os.stat(path))
-    except OSError:
-        pass   # read_regular says what is wrong
-    try:
-        data = read_regular(path)
+        data, info = read_regular_with_stat(path)
+        identity = stat_identity(info)
         paper = load_paper(path, taxonomy, problems, data)
     except SiteError as err:
         problems.absorb(err)
