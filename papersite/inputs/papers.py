@@ -19,7 +19,13 @@ from ..errors import Report, SiteError
 from ..model import Paper, Taxonomy
 from ..text.bounds import bounds_problem
 from ..text.chars import is_safe_url
-from .files import decode_text, paper_pages_dir, read_regular, read_regular_with_stat, stat_identity
+from .files import (
+    decode_text,
+    paper_pages_dir,
+    read_regular,
+    read_regular_with_stat,
+    stat_identity,
+)
 from .links import LINK_KINDS, Links, link_problem
 from .taxonomy import load_taxonomy
 from .values import describe, showable, slug_problem, year_problem
