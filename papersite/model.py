@@ -53,6 +53,9 @@ class Paper:
     # The digest of what the Paper was made from (path, taxonomy, bytes: inputs/papers.py paper_key),
     # when loaded from content; the pages' keys use it instead of digesting the Paper (digests.py).
     version: bytes = field(default=b"", compare=False, repr=False)
+    # The digest of its title and body (digests.text_digest), taken where the page was parsed: the
+    # key of its texts (enrich/texts.py), which an edit then need not take of every paper again.
+    text_version: bytes = field(default=b"", compare=False, repr=False)
 
 
 @dataclass(frozen=True)

@@ -30,7 +30,8 @@ from .model import SiteConfig
 from .options import BuildOptions, BuildResult, check_strict
 from .output import Staging, copy_plan
 from .progress import Progress, StageClock
-from .publish.exports import Deferred, export_files, paper_records
+from .publish.deferred import Deferred
+from .publish.exports import export_files, paper_records
 from .publish.feeds import BASE_URL_NOTE, feed_files, sitemap_files
 from .publish.search import bibtex_scripts, build_search_files
 from .render.jinja import Renderer, make_environment
@@ -83,7 +84,8 @@ def run_all(options: BuildOptions, config: SiteConfig | None, report: Report, ca
         side = running.enter_context(Background(partial(publish_side_files, site, keys, staging, cache.output,
                                                         cache.worker_path, cache.code, not options.clean), jobs))
         with clock("related papers"):
-            terms, new["terms"] = weigh_terms(page_texts(site.papers), cache.previous("terms"))
+            # A text is named by the digest of the title and abstract it was made from (PaperText.version).
+            terms, new["terms"] = weigh_terms(page_texts(site.papers), cache.previous("terms"), [text.version for text in texts])
             if layout is not None:
                 layout.start(terms.vectors)
             related, new["related"] = relate_papers(site.papers, terms, cache.previous("related"))
@@ -136,8 +138,9 @@ def publish_side_files(site: Site, keys: dict[str, str], staging: Staging, previ
     records, record_memo = paper_records(site, keys, store.previous("records"))
     search, counted = build_search_files(site, store.previous("search"))
     exports, file_memo = export_files(site, records, store.previous("exports"))
-    store.save({"records": record_memo, "search": counted, "exports": file_memo}, {})
-    bibtex = bibtex_scripts([page.paper.slug for page in site.papers], records.entries)
+    bibtex, part_memo = bibtex_scripts([page.paper.slug for page in site.papers], records.entries,
+                                       changed=records.changed, previous=store.previous("bibtex"))
+    store.save({"records": record_memo, "search": counted, "exports": file_memo, "bibtex": part_memo}, {})
     digests, unchanged = {}, set()
     for name, data in {**search, **bibtex, **exports, **feed_files(site)}.items():
         digests[name] = data.digest if isinstance(data, Deferred) else content_digest(data)

@@ -621,6 +621,36 @@ def test_a_page_edited_after_a_first_build_read_it_is_built_by_the_next(proj, tm
 
 
 @pytest.mark.parametrize("jobs", [1, 2])
+def test_an_edit_build_that_read_a_page_saved_after_it_began_records_no_version(proj, tmp_path, monkeypatch, jobs):
+    """An edit build takes its input version as it begins, and its workers then read the pages that
+    changed. One saved again in between is in the output as saved the second time, but in the
+    version as saved the first: put back as it was the first time, it would match the version, and
+    the next build would keep the page it does not show. So such a build records no version (its
+    check runs on a worker with two jobs, as its changes are written: a delta here)."""
+    monkeypatch.setattr(store_module, "DELTA_SHARE", 1.0)
+    page = age_inputs(proj)[0]
+    build(options(proj, jobs=jobs))
+    edited = page.read_text(encoding="utf-8") + "\nThe edit.\n"
+    page.write_text(edited, encoding="utf-8")
+    load = stages.load_content
+
+    def save_again_then_load(*args, **kwargs):
+        page.write_text(edited + "\nSaved again after the build began.\n", encoding="utf-8")
+        return load(*args, **kwargs)
+
+    monkeypatch.setattr(stages, "load_content", save_again_then_load)
+    assert build(options(proj, jobs=jobs)).rendered > 0
+    assert delta_path(default_cache_path(proj / "site")).is_file()
+    shown = (proj / "site" / "papers" / f"{page.stem}.html").read_text(encoding="utf-8")
+    assert "Saved again after the build began." in shown
+    monkeypatch.setattr(stages, "load_content", load)
+    page.write_text(edited, encoding="utf-8")
+    assert build(options(proj, jobs=jobs)).rendered > 0
+    assert "Saved again" not in (proj / "site" / "papers" / f"{page.stem}.html").read_text(encoding="utf-8")
+    assert_same_as_clean(proj, tmp_path)
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
 def test_after_an_edit_the_search_index_tokenises_only_the_edited_paper(proj, tmp_path, monkeypatch, jobs):
     build(options(proj, jobs=jobs))
     tokenised = tmp_path / "tokenised.txt"   # a file: with two jobs the index is built in a forked worker

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from conftest import REPO, build_args, make_project, paper_text
+from papersite.digests import text_digest
 from papersite.inputs.papers import load_content, split_front_matter
 from papersite.errors import Report, SiteError
 from support.linkcheck import check_site
@@ -67,6 +68,21 @@ def test_valid_page_loads_into_a_paper(project):
     assert paper.body.startswith("We study reinforcement learning")
     assert paper.body_line == 13
     assert taxonomy.fallback in taxonomy.by_slug()
+    assert paper.text_version == text_digest(paper.title, paper.body)
+
+
+def test_texts_are_keyed_by_the_digest_the_parsers_took(project, monkeypatch):
+    """An edit does not digest every paper's title and abstract again to find their texts."""
+    from papersite.enrich import texts
+
+    (project / "content" / "papers" / "a.md").write_text(paper_text(authors="[Ada Lovelace]"))
+    report = Report()
+    papers = load_content(project / "content", report)[0]
+    made, memo = texts.render_texts(papers, report)
+    digested = []
+    monkeypatch.setattr(texts, "text_digest", lambda *parts: digested.append(parts) or text_digest(*parts))
+    again, _ = texts.render_texts(papers, report, previous=memo)
+    assert again == made and all(a is b for a, b in zip(again, made)) and digested == []
 
 
 @pytest.mark.parametrize("encode", [

@@ -201,7 +201,7 @@ def parted_copy(site: Path, target: Path) -> Path:
     """A copy of `site` whose BibTeX entries are in parts of two, as a large site's are."""
     shutil.copytree(site, target)
     entries = papers_bib_entries(site)
-    for rel, text in search.bibtex_scripts(list(entries), list(entries.values()), per_part=2).items():
+    for rel, text in search.bibtex_scripts(list(entries), list(entries.values()), per_part=2)[0].items():
         (target / rel).parent.mkdir(parents=True, exist_ok=True)
         (target / rel).write_text(text, encoding="utf-8")
     return target

@@ -30,6 +30,7 @@ from lunr.stop_word_filter import WORDS as STOP_WORDS
 from papersite import urls
 from papersite.cli import main
 from papersite.publish import lunr_index, search, search_codec, search_shards, search_terms
+from papersite.publish.deferred import Deferred
 from support import search_oracle as oracle
 from support import search_query
 
@@ -687,11 +688,11 @@ def test_bibtex_entries_are_one_file_or_parts_by_the_slugs_hash():
 
     slugs = [f"paper-{n}" for n in range(9)] + ["ünal-ørsted"]
     entries = [f"@misc{{{slug},\n  title = {{'</script>\\\\}}\n}}\n" for slug in slugs]
-    one = search.bibtex_scripts(slugs, entries, per_part=10)
+    one = search.bibtex_scripts(slugs, entries, per_part=10)[0]
     assert list(one) == [urls.SEARCH_BIBTEX]
     assert oracle.read_js_global(one[urls.SEARCH_BIBTEX]) == {"entries": dict(zip(slugs, entries))}
     # 10 entries at 2 a part need 5 parts: 8, the next power of two.
-    files = search.bibtex_scripts(slugs, entries, per_part=2)
+    files = search.bibtex_scripts(slugs, entries, per_part=2)[0]
     assert oracle.read_js_global(files[urls.SEARCH_BIBTEX]) == {"parts": 8}
     assert sorted(files) == sorted([urls.SEARCH_BIBTEX, *(urls.bibtex_part(k) for k in range(8))])
     parts = dict(read_registered(files[urls.bibtex_part(k)]) for k in range(8))
@@ -702,3 +703,19 @@ def test_bibtex_entries_are_one_file_or_parts_by_the_slugs_hash():
     # 32-bit FNV-1a, as static/reading-list.js computes it (its published test vectors).
     assert search.bibtex_parts_of(["", "a", "foobar"], 1 << 32) == [0x811C9DC5, 0xE40C292C, 0xBF9CF968]
     assert search.bibtex_parts_of([], 8) == []
+
+
+def test_an_edit_makes_only_its_papers_bibtex_part():
+    slugs = [f"paper-{n}" for n in range(40)]
+    entries = [f"@misc{{{slug}}}\n" for slug in slugs]
+    memo = search.bibtex_scripts(slugs, entries, per_part=4)[1]
+    edited = list(entries)
+    edited[7] = "@misc{paper-7, note = {edited}}\n"
+    after, _ = search.bibtex_scripts(slugs, edited, per_part=4, changed={"paper-7"}, previous=memo)
+    made = {path for path, value in after.items() if not isinstance(value, Deferred)}
+    assert made == {urls.SEARCH_BIBTEX, urls.bibtex_part(search.bibtex_parts_of(["paper-7"], 16)[0])}
+    again, _ = search.bibtex_scripts(slugs, edited, per_part=4)
+    assert {path: value.make() if isinstance(value, Deferred) else value for path, value in after.items()} == again
+    # A part whose papers are no longer the same is made again, whatever `changed` says.
+    fewer, _ = search.bibtex_scripts(slugs[1:], entries[1:], per_part=4, previous=memo)
+    assert not isinstance(fewer[urls.bibtex_part(search.bibtex_parts_of(["paper-0"], 16)[0])], Deferred)

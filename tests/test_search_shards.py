@@ -18,7 +18,9 @@ from lunr.index import Index
 from test_search import EXTRA_PAPERS, JS, QUERIES, build_project, needs_node, node, refs, shipped_site
 
 from papersite import urls
+from papersite.digests import digest
 from papersite.publish import search, search_shards, search_terms
+from papersite.publish.deferred import Deferred
 from papersite.publish.search_shards import Layout
 from support import search_oracle as oracle
 from support import search_query
@@ -143,6 +145,12 @@ def test_files_are_byte_stable_and_an_edit_changes_few(site, sharded, tmp_path):
     papers[5] = type(edited)(**{**edited.__dict__, "text": edited.text + " quixotic", "version": b"edited " + edited.version})
     after, _ = search.build_search_files(type(pages)(pages.config, tuple(papers), pages.tags), state,
                                          shard_from=0, layout=TINY)
+    # The store's chunks of unchanged papers are not made again, and would be made the same.
+    deferred = {name for name, value in after.items() if isinstance(value, Deferred)}
+    assert deferred == {n for n in before if "/s-" in n} - {search_shards.script_path(f"s-{5 // TINY.chunk}")}
+    after = {name: value.make() if isinstance(value, Deferred) else value for name, value in after.items()}
+    assert all(after[name] == before[name] and digest(before[name].encode()) == state["chunks"][name[len("assets/search/"):-3]][1]
+               for name in deferred)
     changed = sorted(n for n in set(before) | set(after) if before.get(n) != after.get(n))
     assert urls.SEARCH_INDEX in changed   # the meta: the average field length moved
     # Else only the files of the edited paper's terms: its postings (the field length is in each)

@@ -81,6 +81,43 @@ def test_an_edit_tokenises_only_the_edited_text(monkeypatch):
     assert seen == texts + [edited[3]]
 
 
+
+class ReadLog(list):
+    """Texts that log which of them are read."""
+
+    def __init__(self, texts):
+        super().__init__(texts)
+        self.read: list[int] = []
+
+    def __getitem__(self, i):
+        self.read.append(i)
+        return super().__getitem__(i)
+
+
+def test_texts_named_by_their_keys_are_read_only_when_new():
+    texts = corpus(40)
+    keys = [f"text {i}".encode() for i in range(len(texts))]
+    counts = terms.weigh_terms(texts, None, keys)[1]
+    edited = ReadLog(texts)
+    edited[3] += " with a brand new sentence"
+    edited_keys = [*keys[:3], b"text 3, edited", *keys[4:]]
+    edited.read.clear()
+    after = terms.weigh_terms(edited, counts, edited_keys)[0]
+    assert edited.read == [3]
+    assert after.digests == tuple(edited_keys)
+    fresh = terms.weigh_terms(list(edited))[0]
+    assert fresh.labels == after.labels and np.array_equal(fresh.vectors.toarray(), after.vectors.toarray())
+
+
+def test_page_texts_are_each_title_with_its_abstract():
+    class Page:
+        def __init__(self, title_text, text):
+            self.title_text, self.text = title_text, text
+
+    texts = terms.page_texts([Page("Sparse attention", "We sparsify attention."), Page("Graphs", "Nodes.")])
+    assert len(texts) == 2 and texts[1] == "Graphs. Nodes."
+    assert list(texts) == ["Sparse attention. We sparsify attention.", "Graphs. Nodes."]
+
 # --- stemming --------------------------------------------------------------------------
 
 

@@ -79,7 +79,7 @@ class TermMatrix:
     vectors: sp.csr_array
     labels: tuple[str, ...]
     keys: tuple[str, ...] = ()     # the grouping key (stem) of each column, in column order
-    digests: tuple[bytes, ...] = ()   # per row, the digest of its text
+    digests: tuple[bytes, ...] = ()   # per row, its text's key (count_words)
     idf: np.ndarray | None = None     # per column, its (rounded) weight
 
 
@@ -91,7 +91,7 @@ class WordCounts:
     per distinct word, the words sorted (so columns, and every float sum over them, come in
     the same order whatever the build's history)."""
 
-    digests: tuple[bytes, ...]     # per row, the digest of its text
+    digests: tuple[bytes, ...]     # per row, its text's key: equal keys, equal texts
     words: tuple[str, ...]
     indptr: np.ndarray
     indices: np.ndarray
@@ -111,17 +111,34 @@ class TermCounts:
     stems: dict[str, str] = field(default_factory=dict)
 
 
-def page_texts(pages: Sequence) -> list[str]:
-    """What related papers and the map compare, for PaperPages: each title with its abstract, as plain text."""
-    return [f"{page.title_text}. {page.text}" for page in pages]
+class PageTexts(Sequence[str]):
+    """What related papers and the map compare, for PaperPages: each title with its abstract, as
+    plain text, made when read. Counting reads only the texts the last build did not count: an
+    edit to one of 100,000 papers makes one such text, not 100,000 (1.2 s)."""
+
+    def __init__(self, pages: Sequence):
+        self.pages = pages
+
+    def __len__(self) -> int:
+        return len(self.pages)
+
+    def __getitem__(self, i: int) -> str:
+        page = self.pages[i]
+        return f"{page.title_text}. {page.text}"
 
 
-def weigh_terms(texts: Sequence[str], previous: TermCounts | None = None) -> tuple[TermMatrix, TermCounts]:
+def page_texts(pages: Sequence) -> PageTexts:
+    return PageTexts(pages)
+
+
+def weigh_terms(texts: Sequence[str], previous: TermCounts | None = None,
+                keys: Sequence[bytes] | None = None) -> tuple[TermMatrix, TermCounts]:
     """TF-IDF with sublinear tf (1 + ln tf), smoothed idf (ln((1+n)/(1+df)) + 1) and L2-normalised rows.
 
-    Rows whose text the `previous` build counted take their counts from it."""
+    Rows whose text the `previous` build counted take their counts from it. `keys` names each
+    text (equal keys, equal texts), where the caller knows them: the texts' own digests otherwise."""
     previous = previous or TermCounts()
-    counted = count_words(texts, previous.counts)
+    counted = count_words(texts, previous.counts, keys)
     n, distinct = len(texts), counted.words
     word_counts = np.bincount(counted.indices, weights=counted.counts, minlength=len(distinct)).astype(np.int64)
     keys, stems = key_words(distinct, previous.stems)
@@ -274,9 +291,10 @@ def text_key(text: str) -> bytes:
     return digest(text.encode("utf-8", "surrogatepass"))
 
 
-def count_words(texts: Sequence[str], previous: WordCounts) -> WordCounts:
-    """The word counts of `texts`. Rows whose text `previous` counted are taken from it."""
-    digests = tuple(map(text_key, texts))
+def count_words(texts: Sequence[str], previous: WordCounts, keys: Sequence[bytes] | None = None) -> WordCounts:
+    """The word counts of `texts`. Rows whose key (`keys`, else the text's digest) `previous`
+    counted are taken from it; only the others' texts are read."""
+    digests = tuple(keys) if keys is not None else tuple(map(text_key, texts))
     row_of = {d: row for row, d in enumerate(previous.digests)}
     source = np.fromiter((row_of.get(d, -1) for d in digests), dtype=np.int64, count=len(digests))
     kept, fresh = np.flatnonzero(source >= 0), np.flatnonzero(source < 0)

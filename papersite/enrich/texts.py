@@ -44,7 +44,7 @@ def render_texts(papers: list[Paper], report: Report, jobs: int = 1, previous: T
     abstract the `previous` build converted are taken from it, the rest are converted on `jobs`
     workers. Warnings are reported in paper order either way."""
     previous = previous or {}
-    keys = [text_digest(paper.title, paper.body) for paper in papers]
+    keys = [paper.text_version or text_digest(paper.title, paper.body) for paper in papers]
     todo = [i for i, key in enumerate(keys) if key not in previous]
     fresh = dict(zip(todo, workers.ordered_map(convert_text, [papers[i] for i in todo], jobs,
                                                setup=MarkdownRenderer, on_progress=on_progress)))

@@ -14,7 +14,7 @@ from functools import partial
 from pathlib import Path
 
 from .. import workers
-from ..digests import digest, fingerprint
+from ..digests import digest, fingerprint, text_digest
 from ..errors import Report, SiteError
 from ..model import Paper, Taxonomy
 from ..text.bounds import bounds_problem
@@ -102,6 +102,8 @@ def parse_page_file(taxonomy: Taxonomy, path: Path) -> tuple[Paper | None, Repor
         data, info = read_regular_with_stat(path)
         identity = stat_identity(info)
         paper = load_paper(path, taxonomy, problems, data)
+        if paper is not None:
+            paper = replace(paper, text_version=text_digest(paper.title, paper.body))
     except SiteError as err:
         problems.absorb(err)
         paper = None

@@ -4,7 +4,7 @@ and each author's BibTeX file."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
 
@@ -14,6 +14,7 @@ from ..enrich.authors import AuthorPage
 from ..enrich.bibtex import bibtex_entry, bibtex_file
 from ..enrich.listings import PaperPage, Site
 from ..model import Paper, SiteConfig
+from .deferred import Deferred
 
 # /4: each paper has `author_slugs`, its authors' pages (authors/<slug>.html) beside `authors`, null for a
 # name without a letter or digit. /3: each paper has `links` (pdf, doi, arxiv, openreview, url, as its front matter gives them; {} when
@@ -36,15 +37,6 @@ class Records:
     entries: list[str]
     lines: list[bytes]
     changed: set[str]
-
-
-@dataclass(frozen=True)
-class Deferred:
-    """An export file whose digest is known before its bytes are made (an author's BibTeX file the
-    previous build made from the same entries): `make()` makes them, for an output that lacks it."""
-
-    digest: bytes
-    make: Callable[[], bytes]
 
 
 def paper_records(site: Site, keys: Mapping[str, str], previous: RecordMemo | None = None) -> tuple[Records, RecordMemo]:

@@ -24,14 +24,16 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
+from functools import partial
 
 import numpy as np
 from lunr.pipeline import Pipeline
 
 from .. import urls
-from ..digests import digest, fingerprint
+from ..digests import digest, fingerprint, text_digest
 from ..enrich.listings import PaperPage, Site
+from .deferred import Deferred
 from .lunr_index import SEARCH_PIPELINE
 from .search_codec import encode_index
 from .search_shards import GLOBAL as SHARD_GLOBAL
@@ -52,39 +54,98 @@ SHARD_FROM = 1000
 BYLINE_AUTHORS = 3   # as templates/partials/paper_list.html shows them
 
 
+# The result store's chunks made by a build, for the next: chunk name -> (the digest of its papers'
+# page versions, the digest of its file).
+ChunkMemo = dict[str, tuple[bytes, bytes]]
+
+
 def build_search_files(site: Site, previous: dict | None = None, shard_from: int = SHARD_FROM,
-                       layout: Layout = Layout()) -> tuple[dict[str, str], dict]:
-    """The index and store files, and each paper's term counts for the next build (`previous`: the last build's)."""
-    counts, state = count_search_terms(site, previous)
+                       layout: Layout = Layout()) -> tuple[dict[str, str | Deferred], dict]:
+    """The index and store files, and the state for the next build (`previous`: the last build's):
+    each paper's term counts and, in a sharded index, what made each store chunk."""
+    previous = previous or {}
+    counts, counted = count_search_terms(site, previous.get("terms"))
     pipeline = search_pipeline_names()
-    files = {}
+    files: dict[str, str | Deferred] = {}
+    chunks: ChunkMemo = {}
     if len(site.papers) < shard_from:
         files[urls.SEARCH_INDEX] = js_global(INDEX_GLOBAL, encode_index(counts, pipeline))
         files[urls.SEARCH_STORE] = js_global(STORE_GLOBAL, build_store(site))
     else:
-        docs = [[page.paper.slug, page.title_text, list(page.paper.tags), page.summary, *byline(page)] for page in site.papers]
         tags = tag_documents([page.paper.tags for page in site.papers])
-        meta, shards = shard_files(counts, pipeline, docs, tags, layout)
+        meta, shards = shard_files(counts, pipeline, tags, layout)
         files[urls.SEARCH_INDEX] = js_global(INDEX_GLOBAL, {"shards": meta})
         files[urls.SEARCH_STORE] = js_global(STORE_GLOBAL, {**store_pages(site), "paper": urls.paper_path("\0").split("\0")})
         for name, value in shards.items():
             files[script_path(name)] = js_register(SHARD_GLOBAL, name, value)
-    return files, state
+        chunk_files, chunks = store_chunks(site.papers, layout.chunk, previous.get("chunks") or {})
+        files.update(chunk_files)
+    return files, {"terms": counted, "chunks": chunks}
 
 
-def bibtex_scripts(slugs: Sequence[str], entries: Sequence[str], per_part: int = BIBTEX_PER_PART) -> dict[str, str]:
-    """Each paper's BibTeX entry by slug, for the reading list's export. Up to `per_part` papers,
-    `{"entries": {slug: entry}}` in one file; beyond, that file holds `{"parts": n}` and the entries
-    are in n parts (a power of two, so a part's papers change only when the collection doubles),
-    each paper's in the part `bibtex_parts_of` gives it, which static/reading-list.js computes too."""
+def store_chunks(pages: Sequence[PaperPage], size: int, previous: ChunkMemo) -> tuple[dict[str, str | Deferred], ChunkMemo]:
+    """The result store's chunk files (search_shards.py: `s-<n>`, `size` documents each), and
+    their memo for the next build. A chunk is Deferred when the `previous` build made it from
+    pages of the same versions (which digest all a document shows, listings.paper_page): an edit
+    makes its paper's chunk, not 12,500 of them at 100,000 papers."""
+    files: dict[str, str | Deferred] = {}
+    memo: ChunkMemo = {}
+    for start in range(0, len(pages), size):
+        some = pages[start:start + size]
+        name = f"s-{start // size}"
+        make = partial(store_chunk, name, some)
+        made_from = digest(b"".join(page.version for page in some)) if all(page.version for page in some) else None
+        last = previous.get(name)
+        if made_from is not None and last is not None and last[0] == made_from:
+            files[script_path(name)], memo[name] = Deferred(last[1], make), last
+            continue
+        files[script_path(name)] = data = make()
+        if made_from is not None:
+            memo[name] = (made_from, digest(data.encode("utf-8")))
+    return files, memo
+
+
+def store_chunk(name: str, pages: Sequence[PaperPage]) -> str:
+    """One chunk of the result store: each paper as [slug, title, tag slugs, summary, *byline]."""
+    docs = [[page.paper.slug, page.title_text, list(page.paper.tags), page.summary, *byline(page)] for page in pages]
+    return js_register(SHARD_GLOBAL, name, docs)
+
+
+# The BibTeX parts made by a build, for the next: part file -> (the digest of its papers' slugs, the
+# digest of its file).
+PartMemo = dict[str, tuple[bytes, bytes]]
+
+
+def bibtex_scripts(slugs: Sequence[str], entries: Sequence[str], per_part: int = BIBTEX_PER_PART,
+                   changed: Collection[str] = (), previous: PartMemo | None = None) -> tuple[dict[str, str | Deferred], PartMemo]:
+    """Each paper's BibTeX entry by slug, for the reading list's export, and the memo for the next
+    build. Up to `per_part` papers, `{"entries": {slug: entry}}` in one file; beyond, that file holds
+    `{"parts": n}` and the entries are in n parts (a power of two, so a part's papers change only
+    when the collection doubles), each paper's in the part `bibtex_parts_of` gives it, which
+    static/reading-list.js computes too. A part is Deferred when the `previous` build made it of the
+    same papers and none of their entries is `changed` (publish/exports.py Records): an edit makes
+    its paper's part, not 51 MB of entries."""
     parts = 1 << max(0, math.ceil(len(slugs) / per_part) - 1).bit_length()
     if parts == 1:
-        return {urls.SEARCH_BIBTEX: js_global(BIBTEX_GLOBAL, {"entries": dict(zip(slugs, entries))})}
+        return {urls.SEARCH_BIBTEX: js_global(BIBTEX_GLOBAL, {"entries": dict(zip(slugs, entries))})}, {}
     grouped: list[dict[str, str]] = [{} for _ in range(parts)]
     for slug, entry, part in zip(slugs, entries, bibtex_parts_of(slugs, parts)):
         grouped[part][slug] = entry
-    return {urls.SEARCH_BIBTEX: js_global(BIBTEX_GLOBAL, {"parts": parts}),
-            **{urls.bibtex_part(n): js_register(BIBTEX_PARTS_GLOBAL, str(n), group) for n, group in enumerate(grouped)}}
+    files: dict[str, str | Deferred] = {urls.SEARCH_BIBTEX: js_global(BIBTEX_GLOBAL, {"parts": parts})}
+    memo: PartMemo = {}
+    previous = previous or {}
+    changed = set(changed)
+    for n, group in enumerate(grouped):
+        path = urls.bibtex_part(n)
+        make = partial(js_register, BIBTEX_PARTS_GLOBAL, str(n), group)
+        made_from = text_digest(*group)
+        last = previous.get(path)
+        if last is not None and last[0] == made_from and changed.isdisjoint(group):
+            files[path], memo[path] = Deferred(last[1], make), last
+        else:
+            files[path] = data = make()
+            memo[path] = (made_from, digest(data.encode("utf-8")))
+    return files, memo
 
 
 def bibtex_parts_of(slugs: Sequence[str], parts: int) -> list[int]:

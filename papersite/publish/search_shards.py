@@ -69,10 +69,10 @@ class Layout:
     chunk: int = 8               # documents per result-store chunk
 
 
-def shard_files(counts: TermCounts, pipeline: list[str], docs: list[list], tag_docs: dict[str, list[int]],
+def shard_files(counts: TermCounts, pipeline: list[str], tag_docs: dict[str, list[int]],
                 layout: Layout = Layout()) -> tuple[dict, dict[str, object]]:
-    """The meta, and name -> value of every other file (search.py writes each as a script).
-    `docs`: each document's store entry, in order; `tag_docs`: each topic's document numbers.
+    """The meta, and name -> value of every other file but the store's chunks (search.py writes
+    each as a script, and makes the chunks). `tag_docs`: each topic's document numbers.
 
     Every posting of a field is encoded at once (numpy), as segments: one per bucket for its
     terms' inline postings, one per term with a file of its own."""
@@ -122,8 +122,6 @@ def shard_files(counts: TermCounts, pipeline: list[str], docs: list[list], tag_d
             files.setdefault(list_name(f, term), []).append([term, gaps[i], tfs[i], lengths[i], own[t]])
     for (key, _, _), bucket in zip(keys, buckets):
         files["d-" + (file_name(key) or "_")] = bucket
-    for n in range(0, n_docs, layout.chunk):
-        files[f"s-{n // layout.chunk}"] = docs[n:n + layout.chunk]
     for slug, numbers in tag_docs.items():
         gaps = np.diff(np.asarray(numbers, dtype=np.int64), prepend=-1) - 1
         files["t-" + slug] = {"count": len(numbers), "gaps": varints(gaps.tolist())}
