@@ -31,10 +31,10 @@ import gzip
 import json
 import resource
 import shutil
+import socket
 import statistics
 import subprocess
 import sys
-import socket
 import tempfile
 import time
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
@@ -131,8 +131,8 @@ def child(project: Path, out: Path, write: Path | None) -> None:
     from papersite.errors import Report
     from papersite.inputs.config import load_config
     from papersite.inputs.papers import load_content
+    from papersite.output import Deferred
     from papersite.publish import search
-    from papersite.publish.deferred import Deferred
     from papersite.workers import resolve_jobs
 
     report = Report()
@@ -272,10 +272,10 @@ def browser_figures(site: Path, runs: int) -> dict:
 
 def source_of(site: Path):
     from lunr.index import Index
-
-    from papersite import urls
     from support import search_oracle as oracle
     from support.shard_oracle import ShardSource
+
+    from papersite import urls
 
     index = oracle.read_js_global((site / urls.SEARCH_INDEX).read_text(encoding="utf-8"))
     if "shards" in index:

@@ -17,6 +17,8 @@ import multiprocessing
 import os
 import shutil
 import sys
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from . import urls
@@ -26,6 +28,17 @@ from .locks import exclusive, held
 RENAME_EXCHANGE = 2
 AT_FDCWD = -100
 _libc = ctypes.CDLL(ctypes.util.find_library("c") or None, use_errno=True)
+
+
+@dataclass(frozen=True)
+class Deferred:
+    """A file the previous build made from the same inputs: its digest is that build's, and `make()`
+    makes its bytes (a text is written as UTF-8), for an output that lacks the file; the build links
+    it from the last output otherwise (incremental/reuse.py `place_files`). An edit makes the few
+    such files it changed, not all of them."""
+
+    digest: bytes
+    make: Callable[[], str | bytes]
 
 
 def output_path(out: Path) -> Path:

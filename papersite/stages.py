@@ -22,7 +22,7 @@ from .enrich.topicmap import layout_map
 from .enrich.tsne import import_tsne
 from .errors import Problem, Report
 from .incremental.cache import BuildCache, WarmCache
-from .incremental.reuse import PreviousOutput, content_digest
+from .incremental.reuse import PreviousOutput, place_files
 from .incremental.store import Store
 from .inputs.authors import load_people
 from .inputs.papers import load_content
@@ -30,7 +30,6 @@ from .model import SiteConfig
 from .options import BuildOptions, BuildResult, check_strict
 from .output import Staging, copy_plan
 from .progress import Progress, StageClock
-from .publish.deferred import Deferred
 from .publish.exports import export_files, paper_records
 from .publish.feeds import BASE_URL_NOTE, feed_files, sitemap_files
 from .publish.search import bibtex_scripts, build_search_files
@@ -109,7 +108,8 @@ def run_all(options: BuildOptions, config: SiteConfig | None, report: Report, ca
     progress.stage("writing")
     with clock("write"):
         static = static_files(options)
-        cache.write(staging, {**sitemap_files(config, plan), **static})
+        sitemaps, new["sitemaps"] = sitemap_files(config, plan, cache.previous("sitemaps"))
+        cache.write(staging, {**sitemaps, **static})
         cache.commit(staging)
     files = len(cache.digests) - len(static)
     with clock("cache"):
@@ -141,15 +141,7 @@ def publish_side_files(site: Site, keys: dict[str, str], staging: Staging, previ
     bibtex, part_memo = bibtex_scripts([page.paper.slug for page in site.papers], records.entries,
                                        changed=records.changed, previous=store.previous("bibtex"))
     store.save({"records": record_memo, "search": counted, "exports": file_memo, "bibtex": part_memo}, {})
-    digests, unchanged = {}, set()
-    for name, data in {**search, **bibtex, **exports, **feed_files(site)}.items():
-        digests[name] = data.digest if isinstance(data, Deferred) else content_digest(data)
-        kept = previous.on_disk(name)
-        if kept is None or kept.digest != digests[name]:
-            staging.write(name, data.make() if isinstance(data, Deferred) else data)
-        else:   # linked by link_intact, which finds it intact as this worker did
-            unchanged.add(name)
-    return digests, unchanged
+    return place_files(staging, previous, {**search, **bibtex, **exports, **feed_files(site)})
 
 
 def static_files(options: BuildOptions) -> dict[str, bytes]:

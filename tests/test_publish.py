@@ -18,6 +18,7 @@ from conftest import REPO, build_args, make_project, paper_text
 from papersite import urls
 from papersite.enrich.bibtex import bibtex_keys, escape_math, keyword_list, markdown_to_latex
 from papersite.cli import main
+from papersite.digests import digest
 from papersite.model import Paper
 from papersite.render.notfound import ROOT_SCRIPT, script_hash
 from papersite.progress import Progress
@@ -163,6 +164,29 @@ def test_a_sitemap_over_the_per_file_limit_is_an_index_of_parts_listing_every_pa
                                   if path != urls.NOT_FOUND and not is_noindex(text))
     assert locs[0] == BASE
     assert f"Sitemap: {BASE}sitemap.xml" in (site / urls.ROBOTS).read_text()
+
+
+def test_sitemaps_of_the_same_pages_are_not_made_again(monkeypatch):
+    """An edit adds no page: the sitemaps are the last build's, their bytes made only if asked."""
+    from papersite.model import SiteConfig
+    from papersite.output import Deferred
+    from papersite.publish import feeds
+    from papersite.render.plan import PageSpec
+
+    monkeypatch.setattr(urls, "SITEMAP_URLS_PER_FILE", 2)
+    config = SiteConfig(title="T", description="D", base_url=BASE)
+    plan = [PageSpec(path, "paper", "paper.html", path, "") for path in ("index.html", "papers/a.html", "papers/b.html")]
+    first, memo = feeds.sitemap_files(config, plan)
+    assert sorted(first) == sorted([urls.SITEMAP, urls.sitemap_part(1), urls.sitemap_part(2)])
+    again, same = feeds.sitemap_files(config, plan, memo)
+    assert same is memo and all(isinstance(value, Deferred) for value in again.values())
+    assert {name: value.make() for name, value in again.items()} == first
+    assert all(value.digest == digest(first[name].encode()) for name, value in again.items())
+    grown, _ = feeds.sitemap_files(config, [*plan, PageSpec("papers/c.html", "paper", "paper.html", "c", "")], memo)
+    assert not any(isinstance(value, Deferred) for value in grown.values())
+    assert f"{BASE}papers/c.html" in grown[urls.sitemap_part(2)]
+    moved, _ = feeds.sitemap_files(SiteConfig(title="T", description="D", base_url="https://other.example/"), plan, memo)
+    assert not any(isinstance(value, Deferred) for value in moved.values())
 
 
 def test_feed_is_atom_with_one_absolute_link_per_paper_and_dates_from_content(published):

@@ -30,7 +30,7 @@ from lunr.stop_word_filter import WORDS as STOP_WORDS
 from papersite import urls
 from papersite.cli import main
 from papersite.publish import lunr_index, search, search_codec, search_shards, search_terms
-from papersite.publish.deferred import Deferred
+from papersite.output import Deferred
 from support import search_oracle as oracle
 from support import search_query
 

@@ -20,7 +20,7 @@ from test_search import EXTRA_PAPERS, JS, QUERIES, build_project, needs_node, no
 from papersite import urls
 from papersite.digests import digest
 from papersite.publish import search, search_shards, search_terms
-from papersite.publish.deferred import Deferred
+from papersite.output import Deferred
 from papersite.publish.search_shards import Layout
 from support import search_oracle as oracle
 from support import search_query

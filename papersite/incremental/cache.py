@@ -15,10 +15,10 @@ from pathlib import Path
 from .. import workers
 from ..digests import Fingerprints, digest, fingerprint
 from ..errors import Problem
-from ..output import Staging
+from ..output import Deferred, Staging
 from .inputs import FileDigests, code_version, input_version, read_inputs, tree_version
 from .reuse import (PageRecords, PreviousOutput, content_digest, kept_pages, link_intact, output_manifest, page_key,
-                    page_keys, record_pages)
+                    page_keys, place_files, record_pages)
 from .store import Store, default_cache_path, read_sealed, state_path, templates_path, worker_path
 
 
@@ -174,11 +174,10 @@ class BuildCache:
             keys = [key for _, key in made]
         return record_pages(paths, keys, self.digests, records)
 
-    def write(self, staging: Staging, files: dict[str, str | bytes]) -> None:
-        """Files made in this process, into `staging`."""
-        for path, data in files.items():
-            staging.write(path, data)
-            self.digests[path] = content_digest(data)
+    def write(self, staging: Staging, files: dict[str, str | bytes | Deferred]) -> None:
+        """Files made in this process, into `staging`, but those the previous output holds as they are."""
+        digests, unchanged = place_files(staging, self.output, files)
+        self.add_written(digests, unchanged)
 
     def add_written(self, digests: dict[str, bytes], unchanged: set[str]) -> None:
         """Files a worker made, by their digests; `unchanged`: those it found in the previous output

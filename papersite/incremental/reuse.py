@@ -27,6 +27,7 @@ from pathlib import Path
 from .. import urls
 from ..digests import Fingerprints, Unfingerprintable, digest, leaf
 from ..inputs.files import stat_identity
+from ..output import Deferred
 from .inputs import walk_files
 
 # path -> (page key, digest of the HTML made), for the next build
@@ -51,6 +52,21 @@ def content_digest(value: str | bytes | Reused) -> bytes:
     if isinstance(value, Reused):
         return value.digest
     return digest(value.encode("utf-8") if isinstance(value, str) else value)
+
+
+def place_files(staging, previous: PreviousOutput, files: Mapping[str, str | bytes | Deferred]) -> tuple[dict[str, bytes], set[str]]:
+    """Each file's digest, and which of them the `previous` output holds byte for byte: those are
+    not written (the build's link worker links them: BuildCache.link_previous), the others are, into
+    `staging`, a Deferred one made only now."""
+    digests, unchanged = {}, set()
+    for name, data in files.items():
+        digests[name] = data.digest if isinstance(data, Deferred) else content_digest(data)
+        kept = previous.on_disk(name)
+        if kept is None or kept.digest != digests[name]:
+            staging.write(name, data.make() if isinstance(data, Deferred) else data)
+        else:
+            unchanged.add(name)
+    return digests, unchanged
 
 
 def page_keys(plan: Sequence, shared: bytes) -> list[bytes | None]:

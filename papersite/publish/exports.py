@@ -14,7 +14,7 @@ from ..enrich.authors import AuthorPage
 from ..enrich.bibtex import bibtex_entry, bibtex_file
 from ..enrich.listings import PaperPage, Site
 from ..model import Paper, SiteConfig
-from .deferred import Deferred
+from ..output import Deferred
 
 # /4: each paper has `author_slugs`, its authors' pages (authors/<slug>.html) beside `authors`, null for a
 # name without a letter or digit. /3: each paper has `links` (pdf, doi, arxiv, openreview, url, as its front matter gives them; {} when

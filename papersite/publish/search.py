@@ -33,7 +33,7 @@ from lunr.pipeline import Pipeline
 from .. import urls
 from ..digests import digest, fingerprint, text_digest
 from ..enrich.listings import PaperPage, Site
-from .deferred import Deferred
+from ..output import Deferred
 from .lunr_index import SEARCH_PIPELINE
 from .search_codec import encode_index
 from .search_shards import GLOBAL as SHARD_GLOBAL
