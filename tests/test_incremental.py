@@ -509,6 +509,22 @@ def test_clean_ignores_the_cache(proj, cli):
     assert run.code == 0, run.err
 
 
+def test_what_a_build_leaves_alive_is_not_left_to_the_first_collection_after_it(proj):
+    """The collector is paused through a build; what it leaves alive joins the oldest generation, so
+    the first collection after it does not walk millions of objects (0.9 s at 100,000 papers)."""
+    import gc
+
+    keep: list = []
+    gc.disable()   # (so that nothing collects before the generations are looked at)
+    try:
+        build(options(proj, jobs=1), keep=keep)   # (no worker: forking one moves them too)
+        young = {id(thing) for thing in gc.get_objects(generation=0)}
+    finally:
+        gc.enable()
+    site = keep[1][2]
+    assert not young & {id(site), *map(id, site.papers), *(id(page.paper) for page in site.papers)}
+
+
 def test_the_cache_lives_outside_the_output(proj):
     build(options(proj))
     assert (proj / ".papersite-cache").is_dir()
@@ -625,8 +641,8 @@ def test_an_edit_build_that_read_a_page_saved_after_it_began_records_no_version(
     """An edit build takes its input version as it begins, and its workers then read the pages that
     changed. One saved again in between is in the output as saved the second time, but in the
     version as saved the first: put back as it was the first time, it would match the version, and
-    the next build would keep the page it does not show. So such a build records no version (its
-    check runs on a worker with two jobs, as its changes are written: a delta here)."""
+    the next build would keep the page it does not show. So such a build records no version (as
+    its changes are written: a delta here)."""
     monkeypatch.setattr(store_module, "DELTA_SHARE", 1.0)
     page = age_inputs(proj)[0]
     build(options(proj, jobs=jobs))

@@ -202,18 +202,11 @@ class BuildCache:
         output's manifest, this build's warnings."""
         if self.version is None:
             self.version = input_version(self.inputs, self.base_url, self.code, self.files)
-        # An input edited while this build ran may or may not be in its output: record no input
-        # version then. Whether one was is found (a stat of every input: 0.8 s at 100,000 papers)
-        # on another core while an edit's changes are written. Not while the whole cache is: the
-        # forked worker would share every page the pickling touches, and each would be copied.
-        delta = self.store.changes(states)
-        with workers.Background(partial(input_version, self.inputs, self.base_url, self.code, FileDigests(self.files.seen)),
-                                self.jobs if delta is not None else 1) as now:
-            self.store.save_states(states, delta)
-            edited_meanwhile = now.result() != self.version
-        self.store.save_small({"input": None if edited_meanwhile else self.version, "files": self.files.seen,
-                               "manifest": self.manifest, "warnings": warnings, "notes": notes,
-                               "page_count": pages, "file_count": files})
+        # An input edited while this build ran may or may not be in its output: record no input version then.
+        edited_meanwhile = input_version(self.inputs, self.base_url, self.code, FileDigests(self.files.seen)) != self.version
+        self.store.save(states, {"input": None if edited_meanwhile else self.version, "files": self.files.seen,
+                                 "manifest": self.manifest, "warnings": warnings, "notes": notes,
+                                 "page_count": pages, "file_count": files})
         if warm is not None:
             warm.store = self.store
 

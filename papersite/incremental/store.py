@@ -93,39 +93,22 @@ class Store:
 
     def save(self, states: dict, small: dict) -> None:
         """Keep `states` (exactly what this build used or made, so the cache never grows with old
-        entries) in the main file or its delta, and `small` in the state file."""
-        self.save_states(states, self.changes(states))
-        self.save_small(small)
+        entries) in the main file or its delta, and `small` in the state file.
 
-    def changes(self, states: dict) -> dict | None:
-        """What changed from the main file to `states`, to be saved as a delta; None when the main
-        file is to be written anew: there is none, or much changed since it was written."""
-        if self.path is None:
-            return None
-        base = self.base if not self.problem and self.path.is_file() else None
-        delta = changes_since(base, states) if base is not None else None
-        return None if delta is None or delta_size(delta) > DELTA_SHARE * state_size(base) else delta
-
-    def save_states(self, states: dict, delta: dict | None) -> None:
-        """The first half of `save`: the states, as the main file or as `delta` (`changes`) beside
-        it, so that an edit does not rewrite tens of megabytes. The files refer to each other:
-        `save_small` must follow."""
+        The main file (tens of megabytes) is rewritten only when much changed since it was
+        written; otherwise what changed since then goes into a small delta file beside it."""
         if self.path is None:
             return
-        if delta is None:
+        base = self.base if not self.problem and self.path.is_file() else None
+        delta = changes_since(base, states) if base is not None else None
+        if delta is None or delta_size(delta) > DELTA_SHARE * state_size(base):
             seal = write_sealed(self.path, self.code, {"states": states})
             delta_path(self.path).unlink(missing_ok=True)
             self.base, self.base_seal = (states, seal) if seal else (None, b"")
         elif delta_size(delta) or delta_path(self.path).is_file():
             write_sealed(delta_path(self.path), self.code, {"base": self.base_seal, **delta})
-        self.states = states
-
-    def save_small(self, small: dict) -> None:
-        """The second half of `save`: the state file, which a build with nothing to do reads alone."""
-        if self.path is None:
-            return
         write_sealed(state_path(self.path), self.code, small)
-        self.small = small
+        self.states, self.small = states, small
         self.saved = file_identity(state_path(self.path))
 
 
