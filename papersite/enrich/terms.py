@@ -114,7 +114,7 @@ class TermCounts:
 class PageTexts(Sequence[str]):
     """What related papers and the map compare, for PaperPages: each title with its abstract, as
     plain text, made when read. Counting reads only the texts the last build did not count: an
-    edit to one of 100,000 papers makes one such text, not 100,000 (1.2 s)."""
+    edit to one of 100,000 papers makes one such text, not 100,000."""
 
     def __init__(self, pages: Sequence):
         self.pages = pages
@@ -132,13 +132,13 @@ def page_texts(pages: Sequence) -> PageTexts:
 
 
 def weigh_terms(texts: Sequence[str], previous: TermCounts | None = None,
-                keys: Sequence[bytes] | None = None) -> tuple[TermMatrix, TermCounts]:
+                text_keys: Sequence[bytes] | None = None) -> tuple[TermMatrix, TermCounts]:
     """TF-IDF with sublinear tf (1 + ln tf), smoothed idf (ln((1+n)/(1+df)) + 1) and L2-normalised rows.
 
-    Rows whose text the `previous` build counted take their counts from it. `keys` names each
+    Rows whose text the `previous` build counted take their counts from it. `text_keys` names each
     text (equal keys, equal texts), where the caller knows them: the texts' own digests otherwise."""
     previous = previous or TermCounts()
-    counted = count_words(texts, previous.counts, keys)
+    counted = count_words(texts, previous.counts, text_keys)
     n, distinct = len(texts), counted.words
     word_counts = np.bincount(counted.indices, weights=counted.counts, minlength=len(distinct)).astype(np.int64)
     keys, stems = key_words(distinct, previous.stems)
