@@ -348,6 +348,21 @@ def test_a_hand_edited_deleted_or_added_output_file_is_made_again_or_removed(pro
     assert_same_as_clean(proj, tmp_path)
 
 
+def test_files_an_edit_does_not_make_again_are_made_when_the_output_lost_them(proj, tmp_path):
+    """An edit that adds no page takes the sitemap and the static files from the previous output;
+    one deleted or changed there since is made again."""
+    with open(proj / "site.yml", "a", encoding="utf-8") as config:
+        config.write("base_url: https://example.org/papers/\n")
+    build(options(proj))
+    (proj / "site" / "sitemap.xml").unlink()
+    (proj / "site" / "assets" / "style.css").write_text("tampered", encoding="utf-8")
+    edit(first_paper(proj), "\n---\n", "\n---\nAn edit.\n\n")
+    assert build(options(proj)).rendered > 0
+    assert (proj / "site" / "sitemap.xml").is_file()
+    assert (proj / "site" / "assets" / "style.css").read_text(encoding="utf-8") != "tampered"
+    assert_same_as_clean(proj, tmp_path)
+
+
 def test_a_build_with_inputs_changed_stops_the_output_check(proj, tmp_path, output_check):
     jobs, checked_by = output_check
     build(options(proj, jobs=jobs))
