@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import urls
+from .digests import digest
 from .errors import SiteError
 from .locks import exclusive, held
 
@@ -39,6 +40,26 @@ class Deferred:
 
     digest: bytes
     make: Callable[[], str | bytes]
+
+
+# What a build records of such a file for the next: (the digest of what it was made from, its digest).
+Made = tuple[bytes, bytes]
+
+
+def made_once(make: Callable[[], str | bytes], made_from: bytes | None, last: Made | None,
+              reusable: bool = True) -> tuple[str | bytes | Deferred, Made | None]:
+    """The file `make()` makes from what `made_from` digests: Deferred, with the digest the last
+    build recorded (`last`), when that build made it from the same and it is `reusable`; else made
+    now. And what to record of it for the next build (nothing without a `made_from`)."""
+    if reusable and made_from is not None and last is not None and last[0] == made_from:
+        return Deferred(last[1], make), last
+    data = make()
+    return data, (made_from, file_digest(data)) if made_from is not None else None
+
+
+def file_digest(data: str | bytes) -> bytes:
+    """The digest of a file's bytes (a text is written as UTF-8)."""
+    return digest(data.encode("utf-8") if isinstance(data, str) else data)
 
 
 def output_path(out: Path) -> Path:

@@ -26,6 +26,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from conftest import REPO, build_args, make_project, paper_text
+from papersite.digests import fingerprint
 from papersite.enrich.texts import convert_text
 from papersite.errors import Report, SiteError
 from papersite.ingest.importer import plan_import
@@ -298,7 +299,7 @@ def test_an_unreadable_page_is_named_not_a_traceback(tmp_path, monkeypatch, taxo
 
     with monkeypatch.context() as patch:
         patch.setattr(os, "open", refuse)
-        paper, problems, _, _ = papers.parse_page_file(taxonomy, path)
+        paper, problems, _, _ = papers.parse_page_file(taxonomy, fingerprint(taxonomy), path)
     assert paper is None
     assert [str(problem) for problem in problems.errors] == [f"{path}: cannot read it: Permission denied"]
 

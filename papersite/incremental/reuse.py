@@ -27,7 +27,7 @@ from pathlib import Path
 from .. import urls
 from ..digests import Fingerprints, Unfingerprintable, digest, leaf
 from ..inputs.files import stat_identity
-from ..output import Deferred
+from ..output import Deferred, Staging, file_digest
 from .inputs import walk_files
 
 # path -> (page key, digest of the HTML made), for the next build
@@ -49,12 +49,10 @@ class Reused:
 
 
 def content_digest(value: str | bytes | Reused) -> bytes:
-    if isinstance(value, Reused):
-        return value.digest
-    return digest(value.encode("utf-8") if isinstance(value, str) else value)
+    return value.digest if isinstance(value, Reused) else file_digest(value)
 
 
-def place_files(staging, previous: PreviousOutput, files: Mapping[str, str | bytes | Deferred]) -> tuple[dict[str, bytes], set[str]]:
+def place_files(staging: Staging, previous: PreviousOutput, files: Mapping[str, str | bytes | Deferred]) -> tuple[dict[str, bytes], set[str]]:
     """Each file's digest, and which of them the `previous` output holds byte for byte: those are
     not written (the build's link worker links them: BuildCache.link_previous), the others are, into
     `staging`, a Deferred one made only now."""
@@ -204,7 +202,7 @@ def output_manifest(out: Path, digests: Mapping[str, bytes], previous: Manifest,
     (`linked` leaves out files whose entry was stale)."""
     manifest: Manifest = {}
     prefix = os.path.join(out, "")
-    for path, file_digest in digests.items():
+    for path, known in digests.items():
         if path in linked and path in previous:
             manifest[path] = previous[path]
             continue
@@ -212,5 +210,5 @@ def output_manifest(out: Path, digests: Mapping[str, bytes], previous: Manifest,
             st = os.stat(prefix + path)
         except OSError:
             continue
-        manifest[path] = (file_digest, *stat_identity(st))
+        manifest[path] = (known, *stat_identity(st))
     return manifest

@@ -75,39 +75,39 @@ def load_content(content_dir: Path, report: Report, digests: Mapping[str, bytes]
         else:
             todo.append((len(found), path))
         found.append(paper)
-    parsed = workers.ordered_map(partial(parse_page_file, taxonomy), [path for _, path in todo], jobs)
+    parsed = workers.ordered_map(partial(parse_page_file, taxonomy, taxonomy_key), [path for _, path in todo], jobs)
     for (i, path), (paper, problems, file_digest, identity) in zip(todo, parsed):
         if on_read is not None and identity is not None:
             on_read(str(path), identity, file_digest)
         report.errors.extend(problems.errors)
         report.warnings.extend(problems.warnings)
-        key = paper_key(str(path), taxonomy_key, file_digest)
-        if paper is not None:
-            paper = replace(paper, version=key)
         found[i] = paper
         if paper is not None and not problems.errors and not problems.warnings:
-            memo[key] = paper
+            memo[paper.version] = paper
     papers = [paper for paper in found if paper is not None]
     check_unique(papers, report)
     return sort_papers(papers), taxonomy, memo
 
 
-def parse_page_file(taxonomy: Taxonomy, path: Path) -> tuple[Paper | None, Report, bytes, tuple[int, int, int] | None]:
-    """One page file, read now: its Paper (None when it has errors), its problems, the digest
-    of the bytes read (the file may have changed since it was digested), and the file's stat
-    identity before they were read (None when it could not be taken)."""
+def parse_page_file(taxonomy: Taxonomy, taxonomy_key: bytes, path: Path) -> tuple[Paper | None, Report, bytes, tuple[int, int, int] | None]:
+    """One page file, read now: its Paper (None when it has errors) with its versions
+    (`paper_key`, and its title's and body's digest), its problems, the digest of the bytes read
+    (the file may have changed since it was digested), and the file's stat identity before they
+    were read (None when it could not be taken)."""
     problems = Report()
     data, identity = b"", None
     try:
         data, info = read_regular_with_stat(path)
         identity = stat_identity(info)
         paper = load_paper(path, taxonomy, problems, data)
-        if paper is not None:
-            paper = replace(paper, text_version=text_digest(paper.title, paper.body))
     except SiteError as err:
         problems.absorb(err)
         paper = None
-    return paper, problems, digest(data), identity
+    file_digest = digest(data)
+    if paper is not None:
+        paper = replace(paper, version=paper_key(str(path), taxonomy_key, file_digest),
+                        text_version=text_digest(paper.title, paper.body))
+    return paper, problems, file_digest, identity
 
 
 def paper_key(name: str, taxonomy_key: bytes, file_digest: bytes) -> bytes:

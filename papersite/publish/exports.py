@@ -14,7 +14,7 @@ from ..enrich.authors import AuthorPage
 from ..enrich.bibtex import bibtex_entry, bibtex_file
 from ..enrich.listings import PaperPage, Site
 from ..model import Paper, SiteConfig
-from ..output import Deferred
+from ..output import Deferred, Made, made_once
 
 # /4: each paper has `author_slugs`, its authors' pages (authors/<slug>.html) beside `authors`, null for a
 # name without a letter or digit. /3: each paper has `links` (pdf, doi, arxiv, openreview, url, as its front matter gives them; {} when
@@ -24,9 +24,9 @@ EXPORTS_INDEX_FORMAT = "papersite-exports/1"
 
 # Each paper's (BibTeX entry, papers.json line), by the digest of what they are made from.
 RecordMemo = dict[bytes, tuple[str, bytes]]
-# Each author's BibTeX file, by their slug: (the site title's digest, the author page's version,
-# the file's digest), what it was made from and what it came to.
-FileMemo = dict[str, tuple[bytes, bytes, bytes]]
+# Each author's BibTeX file, by their slug: (the digest of the site title and the author page's
+# version, the file's digest), what it was made from and what it came to.
+FileMemo = dict[str, Made]
 
 
 @dataclass(frozen=True)
@@ -112,15 +112,12 @@ def author_bibtex_files(site: Site, records: Records, position: Mapping[str, int
     for author in site.authors:
         if author.count < 2:
             continue
-        path = urls.author_bibtex(author.slug)
         make = partial(author_bibtex_file, site.config.title, author, records.entries, position)
-        last = previous.get(author.slug)
-        if last is not None and author.version and last[:2] == (title, author.version) and author.slug not in touched:
-            files[path], known = Deferred(last[2], make), last[2]
-        else:
-            files[path] = data = make()
-            known = digest(data)
-        memo[author.slug] = (title, author.version, known)
+        made_from = digest(title + author.version) if author.version else None
+        files[urls.author_bibtex(author.slug)], made = made_once(make, made_from, previous.get(author.slug),
+                                                                  author.slug not in touched)
+        if made is not None:
+            memo[author.slug] = made
     return files, memo
 
 

@@ -19,7 +19,7 @@ from .. import urls
 from ..digests import digest
 from ..enrich.listings import Site
 from ..model import SiteConfig
-from ..output import Deferred
+from ..output import Deferred, file_digest
 from ..render.plan import PageSpec
 from ..text.chars import XML_INVALID_RE
 
@@ -58,7 +58,7 @@ def sitemap_files(config: SiteConfig, plan: Sequence[PageSpec], previous: Sitema
     if previous is not None and previous[0] == made_from:
         return {name: Deferred(known, partial(made_file, make, name)) for name, known in previous[1].items()}, previous
     files = make()
-    return files, (made_from, {name: digest(text.encode("utf-8")) for name, text in files.items()})
+    return files, (made_from, {name: file_digest(text) for name, text in files.items()})
 
 
 def made_file(make: Callable[[], dict[str, str]], name: str) -> str:

@@ -33,7 +33,7 @@ from lunr.pipeline import Pipeline
 from .. import urls
 from ..digests import digest, fingerprint, text_digest
 from ..enrich.listings import PaperPage, Site
-from ..output import Deferred
+from ..output import Deferred, Made, made_once
 from .lunr_index import SEARCH_PIPELINE
 from .search_codec import encode_index
 from .search_shards import GLOBAL as SHARD_GLOBAL
@@ -56,7 +56,7 @@ BYLINE_AUTHORS = 3   # as templates/partials/paper_list.html shows them
 
 # The result store's chunks made by a build, for the next: chunk name -> (the digest of its papers'
 # page versions, the digest of its file).
-ChunkMemo = dict[str, tuple[bytes, bytes]]
+ChunkMemo = dict[str, Made]
 
 
 def build_search_files(site: Site, previous: dict | None = None, shard_from: int = SHARD_FROM,
@@ -93,15 +93,10 @@ def store_chunks(pages: Sequence[PaperPage], size: int, previous: ChunkMemo) -> 
     for start in range(0, len(pages), size):
         some = pages[start:start + size]
         name = f"s-{start // size}"
-        make = partial(store_chunk, name, some)
         made_from = digest(b"".join(page.version for page in some)) if all(page.version for page in some) else None
-        last = previous.get(name)
-        if made_from is not None and last is not None and last[0] == made_from:
-            files[script_path(name)], memo[name] = Deferred(last[1], make), last
-            continue
-        files[script_path(name)] = data = make()
-        if made_from is not None:
-            memo[name] = (made_from, digest(data.encode("utf-8")))
+        files[script_path(name)], made = made_once(partial(store_chunk, name, some), made_from, previous.get(name))
+        if made is not None:
+            memo[name] = made
     return files, memo
 
 
@@ -113,7 +108,7 @@ def store_chunk(name: str, pages: Sequence[PaperPage]) -> str:
 
 # The BibTeX parts made by a build, for the next: part file -> (the digest of its papers' slugs, the
 # digest of its file).
-PartMemo = dict[str, tuple[bytes, bytes]]
+PartMemo = dict[str, Made]
 
 
 def bibtex_scripts(slugs: Sequence[str], entries: Sequence[str], per_part: int = BIBTEX_PER_PART,
@@ -137,14 +132,8 @@ def bibtex_scripts(slugs: Sequence[str], entries: Sequence[str], per_part: int =
     changed = set(changed)
     for n, group in enumerate(grouped):
         path = urls.bibtex_part(n)
-        make = partial(js_register, BIBTEX_PARTS_GLOBAL, str(n), group)
-        made_from = text_digest(*group)
-        last = previous.get(path)
-        if last is not None and last[0] == made_from and changed.isdisjoint(group):
-            files[path], memo[path] = Deferred(last[1], make), last
-        else:
-            files[path] = data = make()
-            memo[path] = (made_from, digest(data.encode("utf-8")))
+        files[path], memo[path] = made_once(partial(js_register, BIBTEX_PARTS_GLOBAL, str(n), group), text_digest(*group),
+                                            previous.get(path), changed.isdisjoint(group))
     return files, memo
 
 
