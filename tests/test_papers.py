@@ -85,6 +85,29 @@ def test_texts_are_keyed_by_the_digest_the_parsers_took(project, monkeypatch):
     assert again == made and all(a is b for a, b in zip(again, made)) and digested == []
 
 
+def test_an_abstract_without_markup_is_kept_once(project):
+    """A build keeps each abstract's Markdown, HTML and plain words; where the HTML is the Markdown's
+    text as one paragraph and the plain words are the Markdown itself (most abstracts), the texts
+    hold neither, and the page gives them from the paper's body."""
+    from papersite.enrich.listings import paper_pages
+    from papersite.enrich.texts import render_texts
+
+    pages_dir = project / "content" / "papers"
+    (pages_dir / "a.md").write_text(paper_text(body="We study bandits & arms when k < n."))
+    (pages_dir / "b.md").write_text(paper_text(id="test-0002", slug="b-paper", body="See the [website](https://example.org) for *details*."))
+    report = Report()
+    papers = load_content(project / "content", report)[0]
+    texts, _ = render_texts(papers, report)
+    stored = {paper.slug: (text.abstract_html, text.text) for paper, text in zip(papers, texts)}
+    assert stored["a-paper"] == (None, None)
+    assert stored["b-paper"][1] == "See the website for details." and 'href="https://example.org"' in stored["b-paper"][0]
+    plain, marked = sorted(paper_pages(papers, texts), key=lambda page: page.paper.slug)
+    assert plain.abstract == "<p>We study bandits &amp; arms when k &lt; n.</p>"
+    assert plain.text == "We study bandits & arms when k < n." and plain.text is plain.paper.body
+    assert marked.abstract == stored["b-paper"][0] and "<em>details</em>" in marked.abstract
+    assert marked.text == "See the website for details." and marked.summary == marked.text
+
+
 @pytest.mark.parametrize("encode", [
     pytest.param(lambda text: b"\xef\xbb\xbf" + text.encode(), id="bom"),
     pytest.param(lambda text: text.replace("\n", "\r\n").encode(), id="crlf"),

@@ -12,7 +12,7 @@ from ..model import Paper, SiteConfig, Tag, Taxonomy
 from ..text.fold import ascii_words
 from .authors import AuthorPage, AuthorPaper, IndexLetter, author_pages
 from .people import Authorship, Credit, Redirect
-from .texts import PaperText
+from .texts import PaperText, abstract_markup
 
 WORDS_PER_MINUTE = 200
 
@@ -25,7 +25,7 @@ class PaperPage:
     title_html: str        # safe HTML: math in titles is MathML
     title_text: str        # plain text for <title>, meta tags and search
     title_latex: str       # for BibTeX
-    abstract_html: str
+    abstract_html: str | None   # None: the paper's Markdown as one paragraph (PaperText); see `abstract`
     text: str              # the abstract as plain words, for search and descriptions
     summary: str           # about two lines of the abstract
     words: int
@@ -36,6 +36,12 @@ class PaperPage:
     # The digest of everything above, from its Paper's and texts' versions (paper_page): an edit
     # leaves thousands of pages and listings whose keys need not digest their papers again.
     version: bytes = field(default=b"", compare=False, repr=False)
+
+    @property
+    def abstract(self) -> str:
+        """The abstract as safe HTML, made here where it is the Markdown's text as one paragraph:
+        only the page that shows it needs it, and the build keeps one copy of the abstract."""
+        return abstract_markup(self.abstract_html, self.paper.body)
 
 
 @dataclass(frozen=True)
@@ -159,7 +165,7 @@ def paper_page(papers: Sequence[Paper], i: int, text: PaperText, credits: tuple[
         title_text=text.title_text,
         title_latex=text.title_latex,
         abstract_html=text.abstract_html,
-        text=text.text,
+        text=text.plain_text(paper.body),
         summary=text.summary,
         words=text.words,
         reading_minutes=max(1, math.ceil(text.words / WORDS_PER_MINUTE)),

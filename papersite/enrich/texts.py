@@ -7,6 +7,7 @@ texts are given again for a paper whose title and abstract are unchanged (`TextM
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from html import escape
 from typing import Callable
 
 from .. import workers
@@ -25,12 +26,29 @@ class PaperText:
     title_html: str        # safe HTML: math in titles is MathML
     title_text: str        # plain text for <title>, meta tags and search
     title_latex: str       # LaTeX for BibTeX, capitals protected
-    abstract_html: str
-    text: str              # the abstract as plain words, for search and descriptions
+    # The abstract's two longest forms, each None where the Paper's Markdown gives it as it is
+    # (most abstracts have no markup): an anthology's build keeps the abstract once, not three
+    # times (bench/README.md). `abstract_markup` and `plain_text` give them either way.
+    abstract_html: str | None   # None: one paragraph of the Markdown's text (`paragraph_html`)
+    text: str | None            # the abstract as plain words, for search and descriptions; None: the Markdown
     summary: str           # about two lines of the abstract
     words: int
     # The digest of the title and abstract they were made from (the memo's key), as Paper.version.
     version: bytes = field(default=b"", compare=False, repr=False)
+
+    def plain_text(self, body: str) -> str:
+        """The abstract as plain words; `body`: the Markdown these texts were made from (Paper.body)."""
+        return body if self.text is None else self.text
+
+
+def paragraph_html(body: str) -> str:
+    """What Markdown makes of an abstract with no markup: its text, escaped, as one paragraph."""
+    return f"<p>{escape(body, quote=False)}</p>"
+
+
+def abstract_markup(abstract_html: str | None, body: str) -> str:
+    """The abstract as safe HTML, from PaperText.abstract_html and the Markdown it was made from."""
+    return paragraph_html(body) if abstract_html is None else abstract_html
 
 
 # A paper's texts and its (title, body) warnings, by the digest of its title and abstract.
@@ -72,7 +90,8 @@ def convert_text(renderer: MarkdownRenderer, paper: Paper) -> Converted:
     abstract_html, warnings = renderer.render(paper.body)
     plain = flatten_markdown(paper.body)
     text = PaperText(title_html, flatten_markdown(one_line(paper.title)), markdown_to_latex(one_line(paper.title), protect_case=True),
-                     abstract_html, plain, summarise(plain), len(plain.split()))
+                     None if abstract_html == paragraph_html(paper.body) else abstract_html,
+                     None if plain == paper.body else plain, summarise(plain), len(plain.split()))
     return text, tuple(title_warnings), tuple(warnings)
 
 
