@@ -42,6 +42,16 @@ def fetch(url: str) -> tuple[int, str]:
         return err.code, err.read().decode("utf-8")
 
 
+@pytest.fixture(autouse=True, scope="module")
+def ctrl_c_as_at_a_terminal():
+    """The servers' Ctrl-C is a terminal's, even when the suite runs as a background job (`pytest &`),
+    whose processes start with SIGINT ignored and pass that on: a server started so ignored it, and
+    `Server.stop` waited in vain. A handler, unlike an ignored signal, is not inherited."""
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, before)
+
+
 class Server:
     def __init__(self, root: Path, *extra: str):
         self.root = root
