@@ -100,6 +100,7 @@ def test_an_abstract_without_markup_is_kept_once(project):
     texts, _ = render_texts(papers, report)
     stored = {paper.slug: (text.abstract_html, text.text) for paper, text in zip(papers, texts)}
     assert stored["a-paper"] == (None, None)
+    assert [text.abstract(paper.body) for paper, text in zip(papers, texts)] == [page.abstract for page in paper_pages(papers, texts)]
     assert stored["b-paper"][1] == "See the website for details." and 'href="https://example.org"' in stored["b-paper"][0]
     plain, marked = sorted(paper_pages(papers, texts), key=lambda page: page.paper.slug)
     assert plain.abstract == "<p>We study bandits &amp; arms when k &lt; n.</p>"

@@ -27,7 +27,7 @@ from hypothesis import strategies as st
 
 from conftest import REPO, build_args, make_project, paper_text
 from papersite.digests import fingerprint
-from papersite.enrich.texts import abstract_markup, convert_text
+from papersite.enrich.texts import convert_text
 from papersite.errors import Report, SiteError
 from papersite.ingest.importer import plan_import
 from papersite.ingest.records import RawRecord
@@ -115,7 +115,7 @@ def read_and_convert(path: Path, taxonomy) -> None:
         assert report.errors and all(problem.path == str(path) and problem.line for problem in report.errors)
         return
     text, _, _ = convert_text(MarkdownRenderer(), paper)
-    abstract_html = abstract_markup(text.abstract_html, paper.body)
+    abstract_html = text.abstract(paper.body)
     for shown in (paper.title, paper.body, text.title_html, abstract_html, text.plain_text(paper.body), text.title_text):
         assert not UNSHOWABLE_RE.search(shown), shown[:200]
     assert text.title_text.strip() and abstract_html.strip()

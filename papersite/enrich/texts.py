@@ -28,13 +28,17 @@ class PaperText:
     title_latex: str       # LaTeX for BibTeX, capitals protected
     # The abstract's two longest forms, each None where the Paper's Markdown gives it as it is
     # (most abstracts have no markup): an anthology's build keeps the abstract once, not three
-    # times (bench/README.md). `abstract_markup` and `plain_text` give them either way.
+    # times (bench/README.md). `abstract` and `plain_text` give them either way.
     abstract_html: str | None   # None: one paragraph of the Markdown's text (`paragraph_html`)
     text: str | None            # the abstract as plain words, for search and descriptions; None: the Markdown
     summary: str           # about two lines of the abstract
     words: int
     # The digest of the title and abstract they were made from (the memo's key), as Paper.version.
     version: bytes = field(default=b"", compare=False, repr=False)
+
+    def abstract(self, body: str) -> str:
+        """The abstract as safe HTML; `body`: the Markdown these texts were made from (Paper.body)."""
+        return abstract_markup(self.abstract_html, body)
 
     def plain_text(self, body: str) -> str:
         """The abstract as plain words; `body`: the Markdown these texts were made from (Paper.body)."""
@@ -47,7 +51,8 @@ def paragraph_html(body: str) -> str:
 
 
 def abstract_markup(abstract_html: str | None, body: str) -> str:
-    """The abstract as safe HTML, from PaperText.abstract_html and the Markdown it was made from."""
+    """The abstract as safe HTML, from an `abstract_html` that may be None (PaperText) and the
+    Markdown it was made from."""
     return paragraph_html(body) if abstract_html is None else abstract_html
 
 
