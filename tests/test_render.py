@@ -153,3 +153,27 @@ def test_an_authors_paper_lines_link_the_title_and_on_a_one_paper_page_its_venue
     assert fragments.author_paper_items(papers[:1], url, tags, linked=True) == (
         '<li><a href="../papers/p-1.html">A <em>title</em></a><small><a href="../venues/v.html">&lt;V&gt;</a>'
         ' · <a href="../tags/rl.html">&lt;RL&gt; &amp; co</a> · <a href="../tags/ot.html">Transport</a></small></li>\n')
+
+
+def test_pages_share_the_crumbs_they_begin_with(tmp_path):
+    """An anthology's page plan holds 270,000 specs: the papers of one proceedings share their
+    Home › venue › year crumbs, and the author pages their Home › Authors, as one tuple each."""
+    from conftest import make_project, paper_text
+    from papersite.options import BuildOptions
+    from papersite.pipeline import build
+
+    root = make_project(tmp_path / "proj", {
+        "a.md": paper_text(authors="[Ada Lovelace]"),
+        "b.md": paper_text(id="test-0002", slug="b-paper", title="A second paper", authors="[Alan Turing]"),
+    })
+    kept: list = []
+    build(BuildOptions(content=root / "content", config=root / "site.yml", out=root / "site"), keep=kept)
+    plan = kept[-1][6]
+    papers = [spec for spec in plan if spec.kind == "paper"]
+    authors = [spec for spec in plan if spec.kind == "author"]
+    assert len(papers) == 2 and len(authors) == 2
+    assert [crumb[0] for crumb in papers[0].breadcrumbs] == ["Home", "NeurIPS", "2025", "A paper about reinforcement learning"]
+    assert all(a is b for a, b in zip(papers[0].breadcrumbs[:3], papers[1].breadcrumbs[:3]))
+    assert sorted(tuple(crumb[0] for crumb in spec.breadcrumbs) for spec in authors) == [
+        ("Home", "Authors", "Ada Lovelace"), ("Home", "Authors", "Alan Turing")]
+    assert all(a is b for a, b in zip(authors[0].breadcrumbs[:2], authors[1].breadcrumbs[:2]))

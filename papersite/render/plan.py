@@ -24,6 +24,10 @@ from ..model import SiteConfig, Tag
 from . import notfound
 
 Crumbs = tuple[tuple[str, str | None], ...]
+# The first crumbs of many pages, one tuple each: an anthology's 270,000 page specs each made them
+# anew (a paper page's venue and year, an author page's index; about 60 MB at 100,000 papers).
+HOME_CRUMB = ("Home", urls.HOME)
+AUTHORS_CRUMBS: Crumbs = (HOME_CRUMB, ("Authors", urls.AUTHOR_INDEX))
 
 
 @dataclass(frozen=True)
@@ -186,7 +190,7 @@ def plan_home(site: Site, topic_map: TopicMap | None) -> list[PageSpec]:
     for pagination, papers in paginate(site.papers, config.per_page, urls.home_path):
         number = pagination.number
         title = config.title if number == 1 else f"{config.title} — page {number}"
-        crumbs: Crumbs = () if number == 1 else (("Home", urls.HOME), (f"Page {number}", None))
+        crumbs: Crumbs = () if number == 1 else (HOME_CRUMB, (f"Page {number}", None))
         # Only the first page shows the map: the others do not depend on it.
         shown = topic_map if number == 1 and topic_map is not None and topic_map.count else None
         version = listing_version(papers, config.title, config.description, number, pagination.count, files) if shown is None else b""
@@ -206,7 +210,7 @@ def downloads(site: Site) -> dict[tuple[str, int] | None, Download]:
 
 def plan_downloads(site: Site) -> PageSpec:
     return PageSpec(urls.DOWNLOADS, "downloads", "downloads.html", "Downloads",
-                    f"The papers of {site.config.title} as BibTeX and JSON.", (("Home", urls.HOME), ("Downloads", None)),
+                    f"The papers of {site.config.title} as BibTeX and JSON.", (HOME_CRUMB, ("Downloads", None)),
                     {"downloads": tuple(downloads(site).values()), "split": len(site.papers) >= urls.EXPORTS_SPLIT_FROM})
 
 
@@ -216,11 +220,15 @@ def plan_papers(site: Site, bibtex_keys: Mapping[str, str], related: Sequence[Re
     files = downloads(site)
     file_versions = {key: fingerprint(file) for key, file in files.items()}
     specs = []
+    proceedings_crumbs: dict[tuple[str, int], Crumbs] = {}
     for item, links in zip(site.papers, related or [RelatedList()] * len(site.papers)):
         paper = item.paper
         venue = venue_slugs[paper.venue]
-        crumbs: Crumbs = (("Home", urls.HOME), (paper.venue, urls.venue_path(venue)),
-                          (str(paper.year), urls.proceedings_path(venue, paper.year)), (item.title_text, None))
+        above = proceedings_crumbs.get((venue, paper.year))
+        if above is None:
+            above = proceedings_crumbs[venue, paper.year] = (HOME_CRUMB, (paper.venue, urls.venue_path(venue)),
+                                                             (str(paper.year), urls.proceedings_path(venue, paper.year)))
+        crumbs = above + ((item.title_text, None),)
         file = (paper.venue, paper.year) if (paper.venue, paper.year) in files else None
         key = bibtex_keys[paper.slug]
         # Every field below is the paper's page data's (its version), its related list's, or these.
@@ -240,7 +248,7 @@ def plan_tags(site: Site) -> list[PageSpec]:
         tag = listing.tag
         for pagination, papers in paginate(listing.papers, site.config.per_page, partial(urls.tag_path, tag.slug)):
             title = tag.name if pagination.number == 1 else f"{tag.name} — page {pagination.number}"
-            crumbs = (("Home", urls.HOME), ("Tags", urls.TAG_INDEX), (tag.name, None))
+            crumbs = (HOME_CRUMB, ("Tags", urls.TAG_INDEX), (tag.name, None))
             specs.append(PageSpec(pagination.paths[pagination.number - 1], "tag", "tag.html", title, tag.description, crumbs,
                                   {"tag": tag, "count": len(listing.papers), "papers": papers, "pagination": pagination},
                                   version=listing_version(papers, tag, len(listing.papers), pagination.number, pagination.count)))
@@ -249,7 +257,7 @@ def plan_tags(site: Site) -> list[PageSpec]:
 
 def plan_tag_index(site: Site) -> PageSpec:
     return PageSpec(urls.TAG_INDEX, "tags", "tags.html", "Tags", f"Every topic of {site.config.title}, with its number of papers.",
-                    (("Home", urls.HOME), ("Tags", None)), {"bars": tag_bars(site.tags)})
+                    (HOME_CRUMB, ("Tags", None)), {"bars": tag_bars(site.tags)})
 
 
 def plan_authors(site: Site) -> list[PageSpec]:
@@ -265,21 +273,21 @@ def plan_authors(site: Site) -> list[PageSpec]:
         version = digest(titled + author.version) if author.version else b""
         specs.append(PageSpec(urls.author_path(author.slug), "author", "author.html", author.name,
                               f"{papers} by {author.name} in {title}.",
-                              (("Home", urls.HOME), ("Authors", urls.AUTHOR_INDEX), (author.name, None)), {"author": author},
+                              AUTHORS_CRUMBS + ((author.name, None),), {"author": author},
                               version=version))
     letters = site.author_index
     nav = tuple((letter.letter, urls.author_letter_path(letter.letter), len(letter.entries)) for letter in letters)
     prolific = sorted(enumerate(site.authors), key=lambda item: (-item[1].count, item[0]))[:TOP_AUTHORS]
     specs.append(PageSpec(urls.AUTHOR_INDEX, "authors", "authors.html", "Authors",
                           f"The {len(site.authors)} authors of {title}, from A to Z, with their numbers of papers.",
-                          (("Home", urls.HOME), ("Authors", None)),
+                          (HOME_CRUMB, ("Authors", None)),
                           {"letters": nav, "count": len(site.authors),
                            "prolific": tuple(IndexEntry(a.slug, a.name, a.count) for _, a in prolific)}))
     for letter in letters:
         label = letter_label(letter.letter)
         for pagination, entries in paginate(letter.entries, urls.AUTHORS_PER_PAGE, partial(urls.author_letter_path, letter.letter)):
-            crumbs: Crumbs = (("Home", urls.HOME), ("Authors", urls.AUTHOR_INDEX))
-            crumbs += ((label, None),) if pagination.number == 1 else ((label, pagination.paths[0]), (f"Page {pagination.number}", None))
+            crumbs = AUTHORS_CRUMBS + (((label, None),) if pagination.number == 1
+                                       else ((label, pagination.paths[0]), (f"Page {pagination.number}", None)))
             specs.append(PageSpec(pagination.paths[pagination.number - 1], "authors", "author_letter.html",
                                   f"Authors: {label}" + ("" if pagination.number == 1 else f", page {pagination.number}"),
                                   f"The authors of {title} whose family names start with {label}.", crumbs,
@@ -308,17 +316,17 @@ def plan_venues(site: Site) -> list[PageSpec]:
     summaries = tuple(venue_summary(venue) for venue in site.venues)
     specs = [PageSpec(urls.VENUE_INDEX, "venues", "venues.html", "Venues",
                       f"Every venue of {title}, with its years and their numbers of papers.",
-                      (("Home", urls.HOME), ("Venues", None)), {"venues": summaries})]
+                      (HOME_CRUMB, ("Venues", None)), {"venues": summaries})]
     for venue, summary in zip(site.venues, summaries):
         specs.append(PageSpec(urls.venue_path(venue.slug), "venue", "venue.html", venue.name,
                               f"The papers of {venue.name} in {title}, year by year.",
-                              (("Home", urls.HOME), ("Venues", urls.VENUE_INDEX), (venue.name, None)), {"venue": summary}))
+                              (HOME_CRUMB, ("Venues", urls.VENUE_INDEX), (venue.name, None)), {"venue": summary}))
         for proceedings in venue.proceedings:
             year = str(proceedings.year)
             count = len(proceedings.papers)
             for pagination, papers in paginate(proceedings.papers, site.config.per_page,
                                                partial(urls.proceedings_path, venue.slug, proceedings.year)):
-                crumbs: Crumbs = (("Home", urls.HOME), (venue.name, urls.venue_path(venue.slug)))
+                crumbs: Crumbs = (HOME_CRUMB, (venue.name, urls.venue_path(venue.slug)))
                 crumbs += ((year, None),) if pagination.number == 1 else ((year, pagination.paths[0]), (f"Page {pagination.number}", None))
                 specs.append(PageSpec(pagination.paths[pagination.number - 1], "proceedings", "proceedings.html",
                                       f"{venue.name} {year}" + ("" if pagination.number == 1 else f" — page {pagination.number}"),
@@ -341,7 +349,7 @@ def plan_search(site: Site) -> PageSpec:
     """search.html, whose filters offer each venue and each year (newest first)."""
     years = sorted({p.year for p in site.proceedings}, reverse=True)
     return PageSpec(urls.SEARCH, "search", "search.html", "Search", f"Search the papers of {site.config.title}.",
-                    (("Home", urls.HOME), ("Search", None)), {"venues": [v.name for v in site.venues], "years": years})
+                    (HOME_CRUMB, ("Search", None)), {"venues": [v.name for v in site.venues], "years": years})
 
 
 def plan_maps(site: Site, topic_map: TopicMap | None) -> list[PageSpec]:
@@ -349,7 +357,7 @@ def plan_maps(site: Site, topic_map: TopicMap | None) -> list[PageSpec]:
     shown = topic_map if topic_map is not None and topic_map.count else None
     specs = [PageSpec(urls.MAP, "map", "map.html", "Topic map",
                       f"Every paper of {site.config.title} on one map, placed by abstract similarity.",
-                      (("Home", urls.HOME), ("Topic map", None)), {"topic_map": shown, "group": None})]
+                      (HOME_CRUMB, ("Topic map", None)), {"topic_map": shown, "group": None})]
     if topic_map is None or not topic_map.overview:
         return specs
     topics = topic_parts(topic_map)
@@ -357,7 +365,7 @@ def plan_maps(site: Site, topic_map: TopicMap | None) -> list[PageSpec]:
         parts = topics[group.key]
         paths = tuple(urls.map_topic_path(group.key, n) for n in range(1, len(parts) + 1))
         for number, part in enumerate(parts, start=1):
-            crumbs: Crumbs = (("Home", urls.HOME), ("Topic map", urls.MAP))
+            crumbs: Crumbs = (HOME_CRUMB, ("Topic map", urls.MAP))
             crumbs += ((group.name, None),) if number == 1 else ((group.name, paths[0]), (f"Part {number}", None))
             title = f"Topic map: {group.name}" + ("" if number == 1 else f", part {number}")
             specs.append(PageSpec(paths[number - 1], "map", "map.html", title,
@@ -371,7 +379,7 @@ def plan_reading_list() -> PageSpec:
     # The list is personal, but the page says what the reading list is, which a search engine may show:
     # indexable, like every page a reader can reach (a noindex page costs it Lighthouse's SEO audit).
     return PageSpec(urls.READING_LIST, "reading-list", "reading-list.html", "Reading list",
-                    "The papers you saved, kept in this browser only.", (("Home", urls.HOME), ("Reading list", None)))
+                    "The papers you saved, kept in this browser only.", (HOME_CRUMB, ("Reading list", None)))
 
 
 def plan_not_found(site: Site) -> PageSpec:
