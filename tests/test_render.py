@@ -9,12 +9,14 @@ import shutil
 import jinja2
 import pytest
 
-from conftest import REPO
+from conftest import REPO, make_project, paper_text
 from papersite import urls
 from papersite.enrich.authors import AuthorPaper, IndexLetter
 from papersite.enrich.people import Credit
 from papersite.errors import SiteError
 from papersite.model import SiteConfig, Tag
+from papersite.options import BuildOptions
+from papersite.pipeline import build
 from papersite.render import fragments
 from papersite.render.jinja import Renderer, make_environment
 from papersite.render.plan import Chrome, PageSpec, Pagination
@@ -158,17 +160,13 @@ def test_an_authors_paper_lines_link_the_title_and_on_a_one_paper_page_its_venue
 def test_pages_share_the_crumbs_they_begin_with(tmp_path):
     """An anthology's page plan holds 270,000 specs: the papers of one proceedings share their
     Home › venue › year crumbs, and the author pages their Home › Authors, as one tuple each."""
-    from conftest import make_project, paper_text
-    from papersite.options import BuildOptions
-    from papersite.pipeline import build
-
     root = make_project(tmp_path / "proj", {
         "a.md": paper_text(authors="[Ada Lovelace]"),
         "b.md": paper_text(id="test-0002", slug="b-paper", title="A second paper", authors="[Alan Turing]"),
     })
     kept: list = []
     build(BuildOptions(content=root / "content", config=root / "site.yml", out=root / "site"), keep=kept)
-    plan = kept[-1][6]
+    *_, plan, _ = kept[-1]   # what stages.run_all keeps ends with the page plan and the states
     papers = [spec for spec in plan if spec.kind == "paper"]
     authors = [spec for spec in plan if spec.kind == "author"]
     assert len(papers) == 2 and len(authors) == 2

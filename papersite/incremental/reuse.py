@@ -58,7 +58,7 @@ def place_files(staging: Staging, previous: PreviousOutput, files: Mapping[str, 
     `staging`, a Deferred one made only now."""
     digests, unchanged = {}, set()
     for name, data in files.items():
-        digests[name] = data.digest if isinstance(data, Deferred) else content_digest(data)
+        digests[name] = data.digest if isinstance(data, Deferred) else file_digest(data)
         kept = previous.on_disk(name)
         if kept is None or kept.digest != digests[name]:
             staging.write(name, data.make() if isinstance(data, Deferred) else data)

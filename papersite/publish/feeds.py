@@ -16,7 +16,7 @@ from functools import partial
 from html import escape
 
 from .. import urls
-from ..digests import digest
+from ..digests import text_digest
 from ..enrich.listings import Site
 from ..model import SiteConfig
 from ..output import Deferred, file_digest
@@ -52,8 +52,7 @@ def sitemap_files(config: SiteConfig, plan: Sequence[PageSpec], previous: Sitema
     if not config.base_url:
         return {}, None
     indexable = [spec.path for spec in plan if spec.indexable]
-    # (A path never holds a NUL: the joined paths are unambiguous.)
-    made_from = digest("\0".join([config.base_url, *indexable]).encode("utf-8", "surrogatepass"))
+    made_from = text_digest(config.base_url, *indexable)
     make = partial(sitemaps, config.base_url, indexable)
     if previous is not None and previous[0] == made_from:
         return {name: Deferred(known, partial(made_file, make, name)) for name, known in previous[1].items()}, previous
