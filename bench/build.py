@@ -2,7 +2,7 @@
 """Build benchmark on the real corpus (run by hand, not a test): see bench/README.md.
 
     .venv/bin/python bench/build.py [--n 5000] [--runs 3] [--jobs N] [--growth 1000] [--no-mkdocs]
-                                    [--mkdocs-default-nav] [--keep DIR] [--json FILE]
+                                    [--mkdocs-default-nav] [--no-memory] [--keep DIR] [--json FILE]
 
 Imports N papers of bench/data/ml-abstracts.jsonl.gz (every k-th record, so all venues and years
 are in) into a temporary project with `python build.py import`, then, as medians of --runs runs,
@@ -15,7 +15,12 @@ links are built too.
 - no-change rebuild and one-paper-edit rebuild (one abstract gets a new sentence), seconds;
 - the same edit in the dev server (`python build.py serve` on the project): seconds from saving
   the file to the open page's long poll for the next build being answered (then the page reloads);
-- peak memory (largest resident set of the build process and its workers, from wait4);
+- peak memory, two ways: the largest resident set of any one process of the build (from wait4, in
+  the timed runs), and the whole build's, the most the build and its workers held at once (their
+  proportional set sizes summed, sampled every 0.25 s in a run of each kind of its own, since
+  sampling a large process's memory takes tens of milliseconds of a core). The second is what the
+  machine must have: the workers are forked, and each comes to hold its own copy of every part of
+  the build's memory that it touches, so the largest process is far from the whole;
 - per-stage seconds of the cold build (related papers among them), from the build itself;
 - output size, file count and the largest HTML page;
 - the GitHub Pages artifact the site makes: the tar actions/upload-pages-artifact packs, and that
@@ -83,15 +88,66 @@ def timed_process(cmd: list[str], cwd: Path | None = None) -> tuple[float, int, 
 
 
 def build_once(root: Path, clean: bool, jobs: int | None) -> dict:
-    cmd = [PYTHON, str(CHILD), str(root)]
-    if clean:
-        cmd.append("--clean")
-    if jobs:
-        cmd += ["--jobs", str(jobs)]
-    wall, rss, text = timed_process(cmd)
+    wall, rss, text = timed_process(child_command(root, clean, jobs))
     result = json.loads(text.strip().splitlines()[-1])
     result.update(wall=wall, rss_kb=rss)
     return result
+
+
+def child_command(root: Path, clean: bool, jobs: int | None) -> list[str]:
+    return [PYTHON, str(CHILD), str(root), *(["--clean"] if clean else []), *(["--jobs", str(jobs)] if jobs else [])]
+
+
+# --- the whole build's memory ------------------------------------------------------------------
+
+MEMORY_SAMPLE_SECONDS = 0.25
+
+
+def build_memory(root: Path, clean: bool, jobs: int | None) -> dict:
+    """One build (not timed) with the memory of it and its workers sampled: the peak of their
+    proportional set sizes summed (a page shared by k processes counts 1/k in each), with each
+    process's resident and private MB at that moment, largest first."""
+    proc = subprocess.Popen(child_command(root, clean, jobs), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=TIMED_ENV)
+    peak: dict = {"total_mb": 0, "processes": []}
+    while proc.poll() is None:
+        found = [memory_of(pid) for pid in process_tree(proc.pid)]
+        found = [m for m in found if m is not None]
+        total = sum(m["pss"] for m in found)
+        if total > peak["total_mb"]:
+            peak = {"total_mb": total, "processes": sorted(([m["rss"], m["private"]] for m in found), reverse=True)}
+        time.sleep(MEMORY_SAMPLE_SECONDS)
+    if proc.returncode != 0:
+        raise SystemExit(f"failed ({proc.returncode}): a build of {root} for its memory")
+    return peak
+
+
+def process_tree(root: int) -> list[int]:
+    """`root` and its descendants, from /proc."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text()
+            except OSError:
+                continue
+            children.setdefault(int(stat.rsplit(")", 1)[1].split()[1]), []).append(int(entry))
+    tree, todo = [], [root]
+    while todo:
+        pid = todo.pop()
+        tree.append(pid)
+        todo += children.get(pid, [])
+    return tree
+
+
+def memory_of(pid: int) -> dict | None:
+    """MB of one process: resident, proportional (Pss) and private; None once it has ended."""
+    try:
+        text = Path(f"/proc/{pid}/smaps_rollup").read_text()
+    except OSError:
+        return None
+    kb = {name: int(value.split()[0]) for name, _, value in (line.partition(":") for line in text.splitlines()[1:])}
+    return {"rss": kb.get("Rss", 0) // 1024, "pss": kb.get("Pss", 0) // 1024,
+            "private": (kb.get("Private_Clean", 0) + kb.get("Private_Dirty", 0)) // 1024}
 
 
 # --- the project -----------------------------------------------------------------------------
@@ -351,7 +407,7 @@ def median(values) -> float:
 
 
 def bench(n: int, runs: int, jobs: int | None, keep: Path | None, mkdocs: bool, mkdocs_default_nav: bool = False,
-          hugo: bool = True) -> dict:
+          hugo: bool = True, memory: bool = True) -> dict:
     base = Path(tempfile.mkdtemp(prefix="papersite-bench-")) if keep is None else keep
     root, import_seconds = make_project(base / f"n{n}", n)
     papers = len(list((root / "content" / "papers").glob("*.md")))
@@ -364,6 +420,7 @@ def bench(n: int, runs: int, jobs: int | None, keep: Path | None, mkdocs: bool, 
         edit.append(build_once(root, clean=False, jobs=jobs))
     stats = output_stats(root / "site")
     live = serve_latency(root, runs)
+    whole = whole_build_memory(root, jobs) if memory else None
     result = {
         "n": papers, "runs": runs, "jobs": jobs, "import_seconds": import_seconds,
         "cold": median(r["wall"] for r in cold), "cold_build_seconds": median(r["seconds"] for r in cold),
@@ -374,6 +431,7 @@ def bench(n: int, runs: int, jobs: int | None, keep: Path | None, mkdocs: bool, 
         "peak_rss_mb": max(r["rss_kb"] for r in cold + nochange + edit) / 1024,
         "peak_rss_by_build_mb": {kind: max(r["rss_kb"] for r in runs_of) / 1024
                                  for kind, runs_of in (("cold", cold), ("no-change", nochange), ("edit", edit))},
+        "whole_build_memory": whole,
         "stages_cold": {k: median(r["timings"].get(k, 0.0) for r in cold) for k in cold[0]["timings"]},
         "stages_edit": {k: median(r["timings"].get(k, 0.0) for r in edit) for k in edit[0]["timings"]},
         "pages": cold[0]["pages"], "output": stats, "raw": {"cold": cold, "nochange": nochange, "edit": edit},
@@ -400,6 +458,16 @@ def bench(n: int, runs: int, jobs: int | None, keep: Path | None, mkdocs: bool, 
     return result
 
 
+def whole_build_memory(root: Path, jobs: int | None) -> dict:
+    """The whole build's peak memory (build_memory) in a cold build, a no-change rebuild and an edit,
+    run after the timed ones."""
+    reset_output(root)
+    cold = build_memory(root, True, jobs)
+    nochange = build_memory(root, False, jobs)
+    edit_one_paper(root, 2000)
+    return {"cold": cold, "no-change": nochange, "edit": build_memory(root, False, jobs)}
+
+
 def show(results: list[dict]) -> None:
     rows = []
     for r in results:
@@ -414,8 +482,9 @@ def show(results: list[dict]) -> None:
              f"process wall; the build itself {r['edit_build_seconds']:.2f}, {r['edit_rendered']:.0f} pages rendered (target < 2)"),
             ("edit live in the dev server seconds", f"{r['serve_edit']:.2f}",
              "from saving the file to the open page's long poll answered with the new build (target < 2)"),
-            ("peak memory MB", f"{r['peak_rss_mb']:.0f}", "largest RSS of a build process or worker (issue 13: cold, at most 1,536 at 100,000 papers): "
+            ("peak memory MB, largest process", f"{r['peak_rss_mb']:.0f}", "largest RSS of a build process or worker: "
              + ", ".join(f"{kind} {mb:.0f}" for kind, mb in r["peak_rss_by_build_mb"].items())),
+            *whole_memory_rows(r.get("whole_build_memory")),
             ("output", f"{r['output']['bytes'] / 1e6:.1f} MB", f"{r['output']['files']} files, "
              f"{r['output']['bytes'] / n / 1e3:.1f} KB per paper (target < 10)"),
             ("GitHub Pages artifact", f"{r['output']['pages_artifact']['deflated'] / 1e6:.1f} MB",
@@ -449,6 +518,16 @@ def show(results: list[dict]) -> None:
         print(f"{name:<{width}}  {value}" + (f"   {note}" if note else ""))
 
 
+def whole_memory_rows(whole: dict | None) -> list[tuple[str, str, str]]:
+    if whole is None:
+        return []
+    return [("peak memory MB, whole build", f"{whole['cold']['total_mb']:.0f}",
+             "the build and its workers at once, Pss summed (issue 13: cold, at most 1,536 at 100,000 papers): "
+             + "; ".join(f"{kind} {m['total_mb']:.0f} (processes' RSS/private: "
+                         + ", ".join(f"{rss}/{private}" for rss, private in m["processes"]) + ")"
+                         for kind, m in whole.items()))]
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -460,6 +539,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-hugo", action="store_true", help="skip the Hugo comparison (Debian's hugo)")
     parser.add_argument("--mkdocs-default-nav", action="store_true",
                         help="also build once with MkDocs' default nav (every page on every page; slow)")
+    parser.add_argument("--no-memory", action="store_true",
+                        help="skip the whole build's memory (a cold build, a no-change rebuild and an edit more, not timed)")
     parser.add_argument("--keep", type=Path, help="keep the projects in this directory (a later run with the same --n and --keep reuses its import)")
     parser.add_argument("--json", type=Path, help="also write the results here")
     args = parser.parse_args(argv)
@@ -469,7 +550,7 @@ def main(argv: list[str] | None = None) -> int:
     sizes = ([args.growth] if args.growth else []) + [args.n]
     try:
         results = [bench(n, args.runs, args.jobs, args.keep, not args.no_mkdocs, args.mkdocs_default_nav and n == args.n,
-                         not args.no_hugo) for n in sizes]
+                         not args.no_hugo, not args.no_memory) for n in sizes]
     finally:
         delete_set_aside()
     show(results)

@@ -22,7 +22,7 @@ from .enrich.topicmap import layout_map
 from .enrich.tsne import import_tsne
 from .errors import Problem, Report
 from .incremental.cache import BuildCache, WarmCache
-from .incremental.reuse import PreviousOutput, place_files
+from .incremental.reuse import PlacedFiles, PreviousOutput
 from .incremental.store import Store
 from .inputs.authors import load_people
 from .inputs.papers import load_content
@@ -133,15 +133,21 @@ def publish_side_files(site: Site, keys: dict[str, str], staging: Staging, previ
     loading and saving it, and the files' bytes never travel back); their digests, and those the
     previous output holds byte for byte. Those are not written: the build's link worker links them
     (`BuildCache.link_previous`), as it links the pages; a large site's search and exports are
-    100,000 files at anthology scale, of which an edit changes a few dozen."""
+    100,000 files at anthology scale, of which an edit changes a few dozen.
+
+    Each kind of file is placed as soon as it is made, and not held after: at 100,000 papers the
+    search files, the exports and the reading list's BibTeX held together until the end were
+    hundreds of megabytes of this worker's peak (bench/README.md)."""
     store = Store.open(path, code, read=read)
+    placed = PlacedFiles(staging, previous)
     records, record_memo = paper_records(site, keys, store.previous("records"))
-    search, counted = build_search_files(site, store.previous("search"))
-    exports, file_memo = export_files(site, records, store.previous("exports"))
-    bibtex, part_memo = bibtex_scripts([page.paper.slug for page in site.papers], records.entries,
-                                       changed=records.changed, previous=store.previous("bibtex"))
+    counted = placed.place(*build_search_files(site, store.previous("search")))
+    file_memo = placed.place(*export_files(site, records, keys, store.previous("exports")))
+    part_memo = placed.place(*bibtex_scripts([page.paper.slug for page in site.papers], records.entries,
+                                             changed=records.changed, previous=store.previous("bibtex")))
+    placed.place(feed_files(site))
     store.save({"records": record_memo, "search": counted, "exports": file_memo, "bibtex": part_memo}, {})
-    return place_files(staging, previous, {**search, **bibtex, **exports, **feed_files(site)})
+    return placed.digests, placed.unchanged
 
 
 def static_files(options: BuildOptions) -> dict[str, bytes]:

@@ -26,8 +26,9 @@ from .errors import Problem, SiteError
 
 # Below this many items a batch runs in the build process.
 MIN_PARALLEL_ITEMS = 200
-# Chunks per worker: enough to even out uneven items, few enough to keep messages large.
-CHUNKS_PER_WORKER = 6
+# Chunks per worker: enough that the last chunks, handed out as workers free up, even out uneven
+# items, few enough to keep messages large.
+CHUNKS_PER_WORKER = 16
 FRAME = 8   # bytes of a message's length prefix
 
 
@@ -68,17 +69,30 @@ def ordered_map(func: Callable, items: Sequence, jobs: int, setup: Callable | No
     workers = min(jobs, len(items))
     count = min(len(items), workers * CHUNKS_PER_WORKER)
     bounds = [(len(items) * i // count, len(items) * (i + 1) // count) for i in range(count)]
+    runs = Runs(count, workers)
     chunks: dict[int, list] = {}
-    children = [fork(partial(run_chunks, func, setup, items, bounds, range(w, count, workers))) for w in range(workers)]
+    doing: dict[int, int] = {}   # chunk number -> the worker doing it
+    children, feeds = [], []
     try:
+        for w in range(workers):
+            inbox, feed = os.pipe()
+            # The child closes every feed it inherits, its own and its elder siblings': a worker's
+            # input ends (EOF) when the build process closes its one feed, or dies.
+            children.append(fork(partial(run_handed, func, setup, items, bounds, inbox, [*feeds, feed])))
+            os.close(inbox)
+            feeds.append(feed)
+            hand(feeds, w, runs.take(w), doing)
         for status, value in read_messages([fd for _, fd in children]):
             if status != "ok":
                 raise failure(status, value)
             number, results = value
             chunks[number] = results
+            hand(feeds, doing[number], runs.take(doing[number]), doing)
             if on_progress is not None:
                 on_progress(len(results))
     finally:
+        for feed in feeds:
+            close_quietly(feed)
         for pid, fd in children:
             stop(pid, fd)
     if len(chunks) != count:
@@ -86,11 +100,59 @@ def ordered_map(func: Callable, items: Sequence, jobs: int, setup: Callable | No
     return [result for number in range(count) for result in chunks[number]]
 
 
-def run_chunks(func: Callable, setup: Callable | None, items: Sequence, bounds: list, numbers: range, send: Callable) -> None:
+class Runs:
+    """The chunks of a batch as one run of consecutive chunks per worker, each worker taking the next
+    of its own run, then, once its run is done, the last of the longest run left. A forked worker
+    copies each page of the build's memory it touches (reading an object writes its reference
+    count), and consecutive items mostly share pages (a listing's papers, a paper's texts): taken
+    in runs, an anthology's cold build held 240 MB less at its peak than taken in turns (bench/README.md),
+    and the runs taken over keep both workers busy to the end."""
+
+    def __init__(self, count: int, workers: int):
+        self.runs = [[count * w // workers, count * (w + 1) // workers] for w in range(workers)]
+
+    def take(self, worker: int) -> int | None:
+        run = self.runs[worker]
+        if run[0] == run[1]:
+            run = max(self.runs, key=lambda r: r[1] - r[0])
+            if run[0] == run[1]:
+                return None
+            run[1] -= 1
+            return run[1]
+        run[0] += 1
+        return run[0] - 1
+
+
+def hand(feeds: list[int], worker: int, number: int | None, doing: dict[int, int]) -> None:
+    """Hand chunk `number` to `worker`, or tell it there is none left (its feed closed)."""
+    if number is None:
+        close_quietly(feeds[worker])
+        return
+    doing[number] = worker
+    try:
+        os.write(feeds[worker], number.to_bytes(FRAME, "big"))   # FRAME bytes: within a pipe's buffer, never blocks
+    except OSError:   # the worker is gone: its chunk's missing result says so
+        pass
+
+
+def close_quietly(fd: int) -> None:
+    try:
+        os.close(fd)
+    except OSError:   # closed already
+        pass
+
+
+def run_handed(func: Callable, setup: Callable | None, items: Sequence, bounds: list, inbox: int, feeds: list[int],
+               send: Callable) -> None:
+    """The chunks the build process hands this worker, until it closes the feed."""
+    for feed in feeds:
+        os.close(feed)
     call = partial(func, setup()) if setup is not None else func
-    for number in numbers:
-        start, end = bounds[number]
-        send(("ok", (number, [call(items[i]) for i in range(start, end)])))
+    with os.fdopen(inbox, "rb") as f:
+        while len(head := f.read(FRAME)) == FRAME:
+            number = int.from_bytes(head, "big")
+            start, end = bounds[number]
+            send(("ok", (number, [call(items[i]) for i in range(start, end)])))
 
 
 class Background:

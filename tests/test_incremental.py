@@ -21,11 +21,12 @@ from pathlib import Path
 import pytest
 
 from conftest import REPO, build_args, make_project
-from papersite import stages, workers
+from papersite import stages, urls, workers
 from support.maps import without_map_points
 from papersite.cli import main
 from papersite.digests import digest
 from papersite.enrich import people as people_module
+from papersite.incremental import reuse
 from papersite.incremental import store as store_module
 from papersite.incremental.inputs import FileDigests, code_version
 from papersite.incremental.store import default_cache_path, delta_path, state_path
@@ -721,6 +722,44 @@ def test_after_an_edit_papers_json_encodes_only_the_edited_paper(proj, tmp_path,
 
 
 @pytest.mark.parametrize("jobs", [1, 2])
+def test_after_an_edit_only_its_proceedings_exports_are_made(proj, tmp_path, monkeypatch, jobs):
+    """Exports split by proceedings: an edit encodes the papers.json lines of its paper's proceedings
+    and makes that proceedings' two files, and no other proceedings' files."""
+    monkeypatch.setattr(urls, "EXPORTS_SPLIT_FROM", 1)
+    build(options(proj, jobs=jobs))
+    site = proj / "site"
+    encoded, made = tmp_path / "encoded.txt", tmp_path / "made.txt"   # files: with two jobs the exports are made in a forked worker
+    json_line, bibtex_file = exports.json_line, exports.bibtex_file
+
+    def encoding(value):
+        if isinstance(value, dict) and "abstract_markdown" in value:
+            with encoded.open("a", encoding="utf-8") as log:
+                log.write(value["slug"] + "\n")
+        return json_line(value)
+
+    def making(title, entries):
+        with made.open("a", encoding="utf-8") as log:
+            log.write(title + "\n")
+        return bibtex_file(title, entries)
+
+    monkeypatch.setattr(exports, "json_line", encoding)
+    monkeypatch.setattr(exports, "bibtex_file", making)
+    index = json.loads((site / "exports" / "index.json").read_text(encoding="utf-8"))
+    assert len(index["proceedings"]) > 1
+    paper = first_paper(proj)
+    edit(paper, "\n---\n", "\n---\nAn edit for the export.\n\n")
+    assert build(options(proj, jobs=jobs)).rendered > 0
+    slug = re.search(r"^slug: (.+)$", paper.read_text(encoding="utf-8"), re.M).group(1)
+    part = next(part for part in index["proceedings"]
+                if slug in {p["slug"] for p in json.loads((site / part["json"]).read_text(encoding="utf-8"))["papers"]})
+    papers = json.loads((site / part["json"]).read_text(encoding="utf-8"))["papers"]
+    assert sorted(encoded.read_text(encoding="utf-8").split()) == sorted(p["slug"] for p in papers)
+    title = re.match(r"% \d+ papers? from (.*), one entry each", (site / part["bib"]).read_text(encoding="utf-8")).group(1)
+    assert [line for line in made.read_text(encoding="utf-8").splitlines() if ", by " not in line] == [title]
+    assert_same_as_clean(proj, tmp_path)
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
 def test_after_an_edit_only_its_authors_bibtex_files_are_made_and_one_deleted_is_made_again(proj, tmp_path, monkeypatch, jobs):
     """An author's BibTeX file made from the same entries as last time is not made again, unless the
     output lacks it; papers.bib is always made."""
@@ -879,3 +918,32 @@ def test_search_and_export_files_are_linked_and_only_those_that_changed_written(
     build(options(proj, jobs=jobs))
     assert "s-7.js" in set(after) - {p.name for p in folder.iterdir()}
     assert_same_as_clean(proj, tmp_path)
+
+
+def test_the_search_and_exports_worker_writes_each_kind_of_file_before_making_the_next(proj, monkeypatch):
+    """The search files are written before the exports are made, and the exports before the reading
+    list's BibTeX: a kind of file is not held once it is written (at 100,000 papers they held
+    together were hundreds of megabytes of the worker's peak)."""
+    events = []
+
+    def recorded(name, make):
+        def call(*args, **kwargs):
+            events.append(name)
+            return make(*args, **kwargs)
+        return call
+
+    place = reuse.place_files
+
+    def placed(staging, previous, files):
+        events.append(sorted(files))
+        return place(staging, previous, files)
+
+    monkeypatch.setattr(reuse, "place_files", placed)
+    monkeypatch.setattr(stages, "export_files", recorded("making exports", stages.export_files))
+    monkeypatch.setattr(stages, "bibtex_scripts", recorded("making BibTeX", stages.bibtex_scripts))
+    build(options(proj, jobs=1))
+    search_batch, making_exports, exports_batch, making_bibtex, bibtex_batch, feeds_batch = events
+    assert "assets/search-index.js" in search_batch and making_exports == "making exports"
+    assert "papers.bib" in exports_batch and not any(name.startswith("assets/search") for name in exports_batch)
+    assert making_bibtex == "making BibTeX" and bibtex_batch == ["assets/search-bibtex.js"]
+    assert {".nojekyll", "robots.txt"} <= set(feeds_batch)

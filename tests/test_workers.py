@@ -46,6 +46,36 @@ def test_results_come_back_in_input_order_from_other_processes():
     assert len(pids) == 2 and os.getpid() not in pids
 
 
+
+def runs_of(positions: list[int]) -> int:
+    """How many runs of consecutive numbers `positions` (ascending) makes."""
+    return sum(1 for i, n in enumerate(positions) if i == 0 or positions[i - 1] != n - 1)
+
+
+def test_each_worker_does_consecutive_items_and_takes_over_the_rest_of_a_slow_ones():
+    """A worker copies the pages of the build's memory it touches: each does a run of consecutive
+    items, and a worker done with its run takes chunks from the end of the other's, so one slow
+    worker does not hold the batch up."""
+    items = list(range(1000))
+
+    def who(n: int) -> int:
+        if n < 500:
+            time.sleep(0.002)   # the first half is slow: its worker's run is taken over
+        return os.getpid()
+
+    pids = workers.ordered_map(who, items, jobs=2)
+    done = {pid: [n for n, p in enumerate(pids) if p == pid] for pid in set(pids)}
+    assert len(done) == 2
+    slow, fast = sorted(done.values(), key=lambda positions: positions[0])
+    # The fast worker's own run, and the end of the slow one's, which meets it.
+    assert runs_of(slow) == 1 and runs_of(fast) == 1 and len(fast) > 500
+
+
+def test_runs_are_handed_out_front_first_then_taken_from_the_end_of_the_longest():
+    runs = workers.Runs(10, 2)
+    assert [runs.take(0), runs.take(1), runs.take(1), runs.take(1), runs.take(1), runs.take(1)] == [0, 5, 6, 7, 8, 9]
+    assert [runs.take(1), runs.take(1), runs.take(0), runs.take(1), runs.take(0), runs.take(1)] == [4, 3, 1, 2, None, None]
+
 def test_setup_runs_once_per_process_and_progress_hears_every_item():
     heard = []
     made = workers.ordered_map(lambda state, n: (state, n), list(range(300)), jobs=2, setup=os.getpid, on_progress=heard.append)

@@ -67,6 +67,23 @@ def place_files(staging: Staging, previous: PreviousOutput, files: Mapping[str, 
     return digests, unchanged
 
 
+
+class PlacedFiles:
+    """Files placed (`place_files`) a batch at a time as they are made, so that none of a batch is
+    held once it is written: their digests, and those the previous output holds byte for byte."""
+
+    def __init__(self, staging: Staging, previous: PreviousOutput):
+        self.staging, self.previous = staging, previous
+        self.digests: dict[str, bytes] = {}
+        self.unchanged: set[str] = set()
+
+    def place(self, files: Mapping[str, str | bytes | Deferred], memo=None):
+        """Place `files`; hand back `memo`, what the stage that made them keeps for the next build."""
+        digests, unchanged = place_files(self.staging, self.previous, files)
+        self.digests.update(digests)
+        self.unchanged |= unchanged
+        return memo
+
 def page_keys(plan: Sequence, shared: bytes) -> list[bytes | None]:
     """Each page's key: `shared` (what every page shows) and the spec's version, or else the
     fingerprint of the spec; None for a page whose spec holds something that cannot be

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from functools import partial
 
 from .. import urls
-from ..digests import Fingerprints, digest, text_digest
+from ..digests import Fingerprints, digest, fingerprint, text_digest
 from ..enrich.authors import AuthorPage
 from ..enrich.bibtex import bibtex_entry, bibtex_file
 from ..enrich.listings import PaperPage, Site
@@ -22,32 +22,42 @@ from ..output import Deferred, Made, made_once
 EXPORT_FORMAT = "papersite-papers/4"
 EXPORTS_INDEX_FORMAT = "papersite-exports/1"
 
-# Each paper's (BibTeX entry, papers.json line), by the digest of what they are made from.
-RecordMemo = dict[bytes, tuple[str, bytes]]
-# Each author's BibTeX file, by their slug: (the digest of the site title and the author page's
-# version, the file's digest), what it was made from and what it came to.
+# Each paper's BibTeX entry and papers.json line, by the digest of what they are made from. The
+# line, which holds the abstract, is kept only while the exports are one file: split by
+# proceedings, every line of a large collection was hundreds of megabytes in the cache and in the
+# worker that loads it, and a proceedings' file is made again only when one of its papers changed
+# (`export_files`), its lines encoded then.
+RecordMemo = dict[bytes, tuple[str, bytes | None]]
+# Files made only when what they are made from changed, by path: (the digest of that, the file's digest).
 FileMemo = dict[str, Made]
 
 
 @dataclass(frozen=True)
 class Records:
-    """Each paper's BibTeX entry and papers.json line, in site order, and the slugs of the papers
-    whose entries the previous build did not make (new, or made from other inputs)."""
+    """Each paper's BibTeX entry, its papers.json line (None when the exports are split) and the
+    digest of what they are made from, in site order, and the slugs of the papers whose entries the
+    previous build did not make (new, or made from other inputs)."""
 
     entries: list[str]
-    lines: list[bytes]
+    lines: list[bytes | None]
+    inputs: list[bytes]
     changed: set[str]
+
+
+def exports_split(site: Site) -> bool:
+    """Whether the exports come per proceedings (urls.EXPORTS_SPLIT_FROM)."""
+    return len(site.papers) >= urls.EXPORTS_SPLIT_FROM
 
 
 def paper_records(site: Site, keys: Mapping[str, str], previous: RecordMemo | None = None) -> tuple[Records, RecordMemo]:
     """Each paper's BibTeX entry and papers.json line, and the memo for the next build: a paper
     whose inputs the `previous` build saw is not encoded again (an edit encodes the papers it changed)."""
     previous = previous or {}
-    base_url, names = site.config.base_url, site.tag_names()
+    base_url, names, split = site.config.base_url, site.tag_names(), exports_split(site)
     fingerprints = Fingerprints()
     shared = fingerprints(names) + fingerprints(base_url)
     memo: RecordMemo = {}
-    records = Records([], [], set())
+    records = Records([], [], [], set())
     for page in site.papers:
         paper, key = page.paper, keys[page.paper.slug]
         if page.version:
@@ -57,14 +67,15 @@ def paper_records(site: Site, keys: Mapping[str, str], previous: RecordMemo | No
         else:   # walked: the paper by its version, not pickled whole
             inputs = fingerprints.walked((paper, page.words, page.title_latex, key, base_url, *record_values(page, names)))
         record = previous.get(inputs)
-        if record is None:
+        if record is None or (record[1] is None and not split):
             keywords, author_slugs = record_values(page, names)
             record = (bibtex_entry(paper, key, page.title_latex, base_url, keywords),
-                      paper_json(paper, author_slugs, page.words, key, base_url))
+                      None if split else paper_json(paper, author_slugs, page.words, key, base_url))
             records.changed.add(paper.slug)
         memo[inputs] = record
         records.entries.append(record[0])
         records.lines.append(record[1])
+        records.inputs.append(inputs)
     return records, memo
 
 
@@ -74,26 +85,44 @@ def record_values(page: PaperPage, names: Mapping[str, str]) -> tuple[tuple[str,
     return tuple(names.get(t, t) for t in page.paper.tags), tuple(credit.slug for credit in page.credits)
 
 
-def export_files(site: Site, records: Records, previous: FileMemo | None = None) -> tuple[dict[str, bytes | Deferred], FileMemo]:
+def export_files(site: Site, records: Records, keys: Mapping[str, str],
+                 previous: FileMemo | None = None) -> tuple[dict[str, bytes | Deferred], FileMemo]:
     """papers.bib and papers.json, from each paper's entry and line (`paper_records`); from
     `urls.EXPORTS_SPLIT_FROM` papers on, the same files per proceedings, with an index. Then each
-    author's BibTeX file, and their memo for the next build."""
-    entries, lines = records.entries, records.lines
+    author's BibTeX file, and their memo for the next build.
+
+    A proceedings' files are Deferred when the `previous` build made them from the same papers'
+    records and the same site title and topics: an edit makes its paper's proceedings' files and
+    encodes those papers' lines, not the 200 MB of every abstract at 100,000 papers."""
+    previous = previous or {}
+    entries = records.entries
     position = {page.paper.slug: i for i, page in enumerate(site.papers)}
-    files, memo = author_bibtex_files(site, records, position, previous or {})
-    if len(site.papers) < urls.EXPORTS_SPLIT_FROM:
-        return {urls.BIBTEX: bibtex_file(site.config.title, entries), urls.EXPORT_JSON: papers_json(site, site.papers, lines), **files}, memo
+    files, memo = author_bibtex_files(site, records, position, previous)
+    if not exports_split(site):
+        return {urls.BIBTEX: bibtex_file(site.config.title, entries),
+                urls.EXPORT_JSON: papers_json(site, site.papers, records.lines), **files}, memo
+    shared = fingerprint((site_info(site.config), [(listing.tag.slug, listing.tag.name, listing.tag.description)
+                                                   for listing in site.tags]))
     parts = []
     for proceedings in site.proceedings:
         chosen = [position[page.paper.slug] for page in proceedings.papers]
         bib = urls.proceedings_export(proceedings.venue_slug, proceedings.year, "bib")
         data = urls.proceedings_export(proceedings.venue_slug, proceedings.year, "json")
-        files[bib] = bibtex_file(f"{site.config.title}, {proceedings.venue} {proceedings.year}", [entries[i] for i in chosen])
-        files[data] = papers_json(site, proceedings.papers, [lines[i] for i in chosen])
+        made_from = digest(shared + b"".join(records.inputs[i] for i in chosen))
+        files[bib], memo[bib] = made_once(partial(bibtex_file, f"{site.config.title}, {proceedings.venue} {proceedings.year}",
+                                                  [entries[i] for i in chosen]), made_from, previous.get(bib))
+        files[data], memo[data] = made_once(partial(proceedings_json, site, proceedings.papers, keys), made_from, previous.get(data))
         parts.append({"venue": proceedings.venue, "year": proceedings.year, "papers": len(chosen), "bib": bib, "json": data})
     files[urls.EXPORTS_INDEX] = json_line({"format": EXPORTS_INDEX_FORMAT, "site": site_info(site.config),
                                            "proceedings": parts}) + b"\n"
     return files, memo
+
+
+def proceedings_json(site: Site, papers: Sequence[PaperPage], keys: Mapping[str, str]) -> bytes:
+    """One proceedings' papers.json, its papers' lines encoded now (`RecordMemo`)."""
+    names, base_url = site.tag_names(), site.config.base_url
+    return papers_json(site, papers, [paper_json(page.paper, record_values(page, names)[1], page.words, keys[page.paper.slug],
+                                                 base_url) for page in papers])
 
 
 def author_bibtex_files(site: Site, records: Records, position: Mapping[str, int],
@@ -112,12 +141,12 @@ def author_bibtex_files(site: Site, records: Records, position: Mapping[str, int
     for author in site.authors:
         if author.count < 2:
             continue
+        path = urls.author_bibtex(author.slug)
         make = partial(author_bibtex_file, site.config.title, author, records.entries, position)
         made_from = digest(title + author.version) if author.version else None
-        files[urls.author_bibtex(author.slug)], made = made_once(make, made_from, previous.get(author.slug),
-                                                                  author.slug not in touched)
+        files[path], made = made_once(make, made_from, previous.get(path), author.slug not in touched)
         if made is not None:
-            memo[author.slug] = made
+            memo[path] = made
     return files, memo
 
 
