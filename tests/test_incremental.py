@@ -410,12 +410,14 @@ def test_an_edit_writes_a_small_delta_and_leaves_the_main_cache_file(proj, tmp_p
     monkeypatch.setattr(store_module, "DELTA_SHARE", 0.5)
     build(options(proj))
     main = default_cache_path(proj / "site")
-    before = main.read_bytes()
+    worker = store_module.worker_path(main)   # the search and exports worker's own cache
+    before, worker_before = main.read_bytes(), worker.read_bytes()
     for n in range(3):
         edit(first_paper(proj), "\n---\n", f"\n---\nEdit {n}.\n\n")
         assert build(options(proj)).rendered > 0
-    assert main.read_bytes() == before
+    assert main.read_bytes() == before and worker.read_bytes() == worker_before
     assert 0 < delta_path(main).stat().st_size < len(before) / 3
+    assert 0 < delta_path(worker).stat().st_size < len(worker_before) / 5   # each edit changes a paper or two
     assert_same_as_clean(proj, tmp_path)
 
 
@@ -749,7 +751,7 @@ def test_after_an_edit_only_its_proceedings_exports_are_made(proj, tmp_path, mon
     paper = first_paper(proj)
     edit(paper, "\n---\n", "\n---\nAn edit for the export.\n\n")
     assert build(options(proj, jobs=jobs)).rendered > 0
-    slug = re.search(r"^slug: (.+)$", paper.read_text(encoding="utf-8"), re.M).group(1)
+    slug = re.search(r"^slug: (.+)$", paper.read_text(encoding="utf-8"), re.MULTILINE).group(1)
     part = next(part for part in index["proceedings"]
                 if slug in {p["slug"] for p in json.loads((site / part["json"]).read_text(encoding="utf-8"))["papers"]})
     papers = json.loads((site / part["json"]).read_text(encoding="utf-8"))["papers"]
