@@ -72,13 +72,15 @@ def ordered_map(func: Callable, items: Sequence, jobs: int, setup: Callable | No
     runs = Runs(count, workers)
     chunks: dict[int, list] = {}
     doing: dict[int, int] = {}   # chunk number -> the worker doing it
-    children, feeds = [], []
+    children: list[tuple[int, int]] = []
+    feeds: list[int | None] = []   # None once closed: a closed descriptor's number may be another's by then
     try:
         for w in range(workers):
             inbox, feed = os.pipe()
             # The child closes every feed it inherits, its own and its elder siblings': a worker's
             # input ends (EOF) when the build process closes its one feed, or dies.
-            children.append(fork(partial(run_handed, func, setup, items, bounds, inbox, [*feeds, feed])))
+            inherited = [fd for fd in [*feeds, feed] if fd is not None]
+            children.append(fork(partial(run_handed, func, setup, items, bounds, inbox, inherited)))
             os.close(inbox)
             feeds.append(feed)
             hand(feeds, w, runs.take(w), doing)
@@ -91,8 +93,8 @@ def ordered_map(func: Callable, items: Sequence, jobs: int, setup: Callable | No
             if on_progress is not None:
                 on_progress(len(results))
     finally:
-        for feed in feeds:
-            close_quietly(feed)
+        for w in range(len(feeds)):
+            close_feed(feeds, w)
         for pid, fd in children:
             stop(pid, fd)
     if len(chunks) != count:
@@ -123,10 +125,10 @@ class Runs:
         return run[0] - 1
 
 
-def hand(feeds: list[int], worker: int, number: int | None, doing: dict[int, int]) -> None:
+def hand(feeds: list[int | None], worker: int, number: int | None, doing: dict[int, int]) -> None:
     """Hand chunk `number` to `worker`, or tell it there is none left (its feed closed)."""
     if number is None:
-        close_quietly(feeds[worker])
+        close_feed(feeds, worker)
         return
     doing[number] = worker
     try:
@@ -135,11 +137,10 @@ def hand(feeds: list[int], worker: int, number: int | None, doing: dict[int, int
         pass
 
 
-def close_quietly(fd: int) -> None:
-    try:
-        os.close(fd)
-    except OSError:   # closed already
-        pass
+def close_feed(feeds: list[int | None], worker: int) -> None:
+    if feeds[worker] is not None:
+        os.close(feeds[worker])
+        feeds[worker] = None
 
 
 def run_handed(func: Callable, setup: Callable | None, items: Sequence, bounds: list, inbox: int, feeds: list[int],

@@ -67,7 +67,6 @@ def place_files(staging: Staging, previous: PreviousOutput, files: Mapping[str, 
     return digests, unchanged
 
 
-
 class PlacedFiles:
     """Files placed (`place_files`) a batch at a time as they are made, so that none of a batch is
     held once it is written: their digests, and those the previous output holds byte for byte."""
@@ -83,6 +82,7 @@ class PlacedFiles:
         self.digests.update(digests)
         self.unchanged |= unchanged
         return memo
+
 
 def page_keys(plan: Sequence, shared: bytes) -> list[bytes | None]:
     """Each page's key: `shared` (what every page shows) and the spec's version, or else the
