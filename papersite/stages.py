@@ -126,9 +126,6 @@ def check_lunr_js(options: BuildOptions, report: Report) -> None:
         report.error(options.lunr_js, None, "lunr.js is missing: run `npm ci` in the project first")
 
 
-SEARCH_STATES = ("terms", "chunks")   # publish/search.py build_search_files
-
-
 def publish_side_files(site: Site, keys: dict[str, str], staging: Staging, previous: PreviousOutput, path: Path,
                        code: bytes, read: bool) -> tuple[dict[str, bytes], set[str]]:
     """The search files, the exports and the feeds, written into `staging` by the worker that makes
@@ -147,13 +144,14 @@ def publish_side_files(site: Site, keys: dict[str, str], staging: Staging, previ
     # The search state as two states of the cache: its terms, a dict of each paper's counts, then
     # changes entry by entry in the cache's delta (nested, 95 MB went into it at each edit at
     # 100,000 papers).
-    counted = placed.place(*build_search_files(site, {name: store.previous(f"search {name}") for name in SEARCH_STATES}))
+    counted = placed.place(*build_search_files(site, {"terms": store.previous("search terms"),
+                                                      "chunks": store.previous("search chunks")}))
     file_memo = placed.place(*export_files(site, records, keys, store.previous("exports")))
     part_memo = placed.place(*bibtex_scripts([page.paper.slug for page in site.papers], records.entries,
                                              changed=records.changed, previous=store.previous("bibtex")))
     placed.place(feed_files(site))
-    store.save({"records": record_memo, **{f"search {name}": counted[name] for name in SEARCH_STATES}, "exports": file_memo,
-                "bibtex": part_memo}, {})
+    store.save({"records": record_memo, "search terms": counted["terms"], "search chunks": counted["chunks"],
+                "exports": file_memo, "bibtex": part_memo}, {})
     return placed.digests, placed.unchanged
 
 

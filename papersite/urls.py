@@ -50,6 +50,11 @@ LUNR_JS = "assets/vendor/lunr.js"
 MARKER = ".papersite-build"
 
 
+def exports_split(papers: int) -> bool:
+    """Whether a collection of this many papers has its exports per proceedings (EXPORTS_SPLIT_FROM)."""
+    return papers >= EXPORTS_SPLIT_FROM
+
+
 def proceedings_export(venue_slug: str, year: int, kind: str) -> str:
     """One proceedings' exports (`kind`: "bib" or "json"), when a collection's exports are split."""
     return f"exports/{venue_slug}-{year}.{kind}"

@@ -77,10 +77,9 @@ def ordered_map(func: Callable, items: Sequence, jobs: int, setup: Callable | No
     try:
         for w in range(workers):
             inbox, feed = os.pipe()
-            # The child closes every feed it inherits, its own and its elder siblings': a worker's
-            # input ends (EOF) when the build process closes its one feed, or dies.
-            inherited = [fd for fd in [*feeds, feed] if fd is not None]
-            children.append(fork(partial(run_handed, func, setup, items, bounds, inbox, inherited)))
+            # The child closes every feed it inherits (all open yet), its own and its elder siblings':
+            # a worker's input ends (EOF) when the build process closes its one feed, or dies.
+            children.append(fork(partial(run_handed, func, setup, items, bounds, inbox, [*feeds, feed])))
             os.close(inbox)
             feeds.append(feed)
             hand(feeds, w, runs.take(w), doing)

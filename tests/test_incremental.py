@@ -102,6 +102,45 @@ def first_paper(root: Path) -> Path:
     return sorted((root / "content" / "papers").glob("*.md"))[0]
 
 
+def slug_of(paper: Path) -> str:
+    return re.search(r"^slug: (.+)$", paper.read_text(encoding="utf-8"), re.MULTILINE).group(1)
+
+
+def bibtex_title(bib: Path) -> str:
+    """The collection a BibTeX file names: "% 3 papers from TITLE, one entry each, UTF-8."."""
+    return re.match(r"% \d+ papers? from (.*), one entry each", bib.read_text(encoding="utf-8")).group(1)
+
+
+def log_papers_json_lines(monkeypatch, log: Path) -> None:
+    """Each paper's papers.json line encoded from now on appends its slug to `log` (a file: with two
+    jobs the exports are made in a forked worker)."""
+    json_line = exports.json_line
+
+    def logging(value):
+        if isinstance(value, dict) and "abstract_markdown" in value:
+            with log.open("a", encoding="utf-8") as f:
+                f.write(value["slug"] + "\n")
+        return json_line(value)
+
+    monkeypatch.setattr(exports, "json_line", logging)
+
+
+def log_bibtex_files(monkeypatch, log: Path) -> None:
+    """Each BibTeX file made from now on appends its title to `log` (a file, as above)."""
+    bibtex_file = exports.bibtex_file
+
+    def logging(title, entries):
+        with log.open("a", encoding="utf-8") as f:
+            f.write(title + "\n")
+        return bibtex_file(title, entries)
+
+    monkeypatch.setattr(exports, "bibtex_file", logging)
+
+
+def logged(log: Path) -> list[str]:
+    return log.read_text(encoding="utf-8").splitlines()
+
+
 @pytest.fixture(params=["in the build process", "in a worker"])
 def output_check(request, monkeypatch, tmp_path):
     """Where a build checks its previous output: itself (a small site), or a worker (a large
@@ -705,21 +744,12 @@ def test_after_an_edit_the_search_index_tokenises_only_the_edited_paper(proj, tm
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_after_an_edit_papers_json_encodes_only_the_edited_paper(proj, tmp_path, monkeypatch, jobs):
     build(options(proj, jobs=jobs))
-    encoded = tmp_path / "encoded.txt"   # a file: with two jobs the exports are made in a forked worker
-    json_line = exports.json_line
-
-    def logging(value):
-        if isinstance(value, dict) and "abstract_markdown" in value:
-            with encoded.open("a", encoding="utf-8") as log:
-                log.write(value["slug"] + "\n")
-        return json_line(value)
-
-    monkeypatch.setattr(exports, "json_line", logging)
+    encoded = tmp_path / "encoded.txt"
+    log_papers_json_lines(monkeypatch, encoded)
     paper = first_paper(proj)
     edit(paper, "\n---\n", "\n---\nAn edit for the export.\n\n")
     assert build(options(proj, jobs=jobs)).rendered > 0
-    slug = re.search(r"^slug: (.+)$", paper.read_text(encoding="utf-8"), re.M).group(1)
-    assert encoded.read_text(encoding="utf-8").split() == [slug]
+    assert logged(encoded) == [slug_of(paper)]
     assert_same_as_clean(proj, tmp_path)
 
 
@@ -730,34 +760,20 @@ def test_after_an_edit_only_its_proceedings_exports_are_made(proj, tmp_path, mon
     monkeypatch.setattr(urls, "EXPORTS_SPLIT_FROM", 1)
     build(options(proj, jobs=jobs))
     site = proj / "site"
-    encoded, made = tmp_path / "encoded.txt", tmp_path / "made.txt"   # files: with two jobs the exports are made in a forked worker
-    json_line, bibtex_file = exports.json_line, exports.bibtex_file
-
-    def encoding(value):
-        if isinstance(value, dict) and "abstract_markdown" in value:
-            with encoded.open("a", encoding="utf-8") as log:
-                log.write(value["slug"] + "\n")
-        return json_line(value)
-
-    def making(title, entries):
-        with made.open("a", encoding="utf-8") as log:
-            log.write(title + "\n")
-        return bibtex_file(title, entries)
-
-    monkeypatch.setattr(exports, "json_line", encoding)
-    monkeypatch.setattr(exports, "bibtex_file", making)
+    encoded, made = tmp_path / "encoded.txt", tmp_path / "made.txt"
+    log_papers_json_lines(monkeypatch, encoded)
+    log_bibtex_files(monkeypatch, made)
     index = json.loads((site / "exports" / "index.json").read_text(encoding="utf-8"))
     assert len(index["proceedings"]) > 1
     paper = first_paper(proj)
     edit(paper, "\n---\n", "\n---\nAn edit for the export.\n\n")
     assert build(options(proj, jobs=jobs)).rendered > 0
-    slug = re.search(r"^slug: (.+)$", paper.read_text(encoding="utf-8"), re.MULTILINE).group(1)
+    slug = slug_of(paper)
     part = next(part for part in index["proceedings"]
                 if slug in {p["slug"] for p in json.loads((site / part["json"]).read_text(encoding="utf-8"))["papers"]})
     papers = json.loads((site / part["json"]).read_text(encoding="utf-8"))["papers"]
-    assert sorted(encoded.read_text(encoding="utf-8").split()) == sorted(p["slug"] for p in papers)
-    title = re.match(r"% \d+ papers? from (.*), one entry each", (site / part["bib"]).read_text(encoding="utf-8")).group(1)
-    assert [line for line in made.read_text(encoding="utf-8").splitlines() if ", by " not in line] == [title]
+    assert sorted(logged(encoded)) == sorted(p["slug"] for p in papers)
+    assert [title for title in logged(made) if ", by " not in title] == [bibtex_title(site / part["bib"])]
     assert_same_as_clean(proj, tmp_path)
 
 
@@ -767,27 +783,17 @@ def test_after_an_edit_only_its_authors_bibtex_files_are_made_and_one_deleted_is
     output lacks it; papers.bib is always made."""
     build(options(proj, jobs=jobs))
     site = proj / "site"
-    made = tmp_path / "made.txt"   # a file: with two jobs the exports are made in a forked worker
-    bibtex_file = exports.bibtex_file
-
-    def logging(title, entries):
-        with made.open("a", encoding="utf-8") as log:
-            log.write(title + "\n")
-        return bibtex_file(title, entries)
-
-    def title_of(bib: Path) -> str:   # "% 3 papers from TITLE, one entry each, UTF-8."
-        return re.match(r"% \d+ papers? from (.*), one entry each", bib.read_text(encoding="utf-8")).group(1)
-
-    monkeypatch.setattr(exports, "bibtex_file", logging)
+    made = tmp_path / "made.txt"
+    log_bibtex_files(monkeypatch, made)
     papers = json.loads((site / "papers.json").read_text(encoding="utf-8"))["papers"]
     edited = next(p for p in papers if sum((site / "authors" / f"{slug}.bib").is_file() for slug in p["author_slugs"] if slug) >= 1)
     authors = [site / "authors" / f"{slug}.bib" for slug in edited["author_slugs"] if slug and (site / "authors" / f"{slug}.bib").is_file()]
     deleted = next(bib for bib in sorted((site / "authors").glob("*.bib")) if bib not in authors)
-    expected = {title_of(bib) for bib in [*authors, deleted]} | {title_of(site / "papers.bib")}
+    expected = {bibtex_title(bib) for bib in [*authors, deleted]} | {bibtex_title(site / "papers.bib")}
     deleted.unlink()
     edit(proj / "content" / "papers" / f"{edited['slug']}.md", "\n---\n", "\n---\nAn edit for the author files.\n\n")
     assert build(options(proj, jobs=jobs)).rendered > 0
-    assert sorted(made.read_text(encoding="utf-8").splitlines()) == sorted(expected)
+    assert sorted(logged(made)) == sorted(expected)
     assert deleted.is_file()
     assert_same_as_clean(proj, tmp_path)
 

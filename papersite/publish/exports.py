@@ -44,16 +44,11 @@ class Records:
     changed: set[str]
 
 
-def exports_split(site: Site) -> bool:
-    """Whether the exports come per proceedings (urls.EXPORTS_SPLIT_FROM)."""
-    return len(site.papers) >= urls.EXPORTS_SPLIT_FROM
-
-
 def paper_records(site: Site, keys: Mapping[str, str], previous: RecordMemo | None = None) -> tuple[Records, RecordMemo]:
     """Each paper's BibTeX entry and papers.json line, and the memo for the next build: a paper
     whose inputs the `previous` build saw is not encoded again (an edit encodes the papers it changed)."""
     previous = previous or {}
-    base_url, names, split = site.config.base_url, site.tag_names(), exports_split(site)
+    base_url, names, split = site.config.base_url, site.tag_names(), urls.exports_split(len(site.papers))
     fingerprints = Fingerprints()
     shared = fingerprints(names) + fingerprints(base_url)
     memo: RecordMemo = {}
@@ -68,9 +63,8 @@ def paper_records(site: Site, keys: Mapping[str, str], previous: RecordMemo | No
             inputs = fingerprints.walked((paper, page.words, page.title_latex, key, base_url, *record_values(page, names)))
         record = previous.get(inputs)
         if record is None or (record[1] is None and not split):
-            keywords, author_slugs = record_values(page, names)
-            record = (bibtex_entry(paper, key, page.title_latex, base_url, keywords),
-                      None if split else paper_json(paper, author_slugs, page.words, key, base_url))
+            record = (bibtex_entry(paper, key, page.title_latex, base_url, record_values(page, names)[0]),
+                      None if split else paper_line(page, key, names, base_url))
             records.changed.add(paper.slug)
         memo[inputs] = record
         records.entries.append(record[0])
@@ -98,7 +92,7 @@ def export_files(site: Site, records: Records, keys: Mapping[str, str],
     entries = records.entries
     position = {page.paper.slug: i for i, page in enumerate(site.papers)}
     files, memo = author_bibtex_files(site, records, position, previous)
-    if not exports_split(site):
+    if not urls.exports_split(len(site.papers)):
         return {urls.BIBTEX: bibtex_file(site.config.title, entries),
                 urls.EXPORT_JSON: papers_json(site, site.papers, records.lines), **files}, memo
     shared = fingerprint((site_info(site.config), [(listing.tag.slug, listing.tag.name, listing.tag.description)
@@ -121,8 +115,12 @@ def export_files(site: Site, records: Records, keys: Mapping[str, str],
 def proceedings_json(site: Site, papers: Sequence[PaperPage], keys: Mapping[str, str]) -> bytes:
     """One proceedings' papers.json, its papers' lines encoded now (`RecordMemo`)."""
     names, base_url = site.tag_names(), site.config.base_url
-    return papers_json(site, papers, [paper_json(page.paper, record_values(page, names)[1], page.words, keys[page.paper.slug],
-                                                 base_url) for page in papers])
+    return papers_json(site, papers, [paper_line(page, keys[page.paper.slug], names, base_url) for page in papers])
+
+
+def paper_line(page: PaperPage, key: str, names: Mapping[str, str], base_url: str | None) -> bytes:
+    """A paper's papers.json line (`paper_json`), with its authors' page slugs."""
+    return paper_json(page.paper, record_values(page, names)[1], page.words, key, base_url)
 
 
 def author_bibtex_files(site: Site, records: Records, position: Mapping[str, int],

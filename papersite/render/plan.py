@@ -175,6 +175,12 @@ def paginate(items: tuple, per_page: int, path_of: Callable[[int], str]) -> list
     return [(Pagination(n, count, paths), items[(n - 1) * per_page: n * per_page]) for n in range(1, count + 1)]
 
 
+def numbered_crumbs(above: Crumbs, label: str, number: int, first: str, word: str = "Page") -> Crumbs:
+    """`above`, then `label`: the current page on the first page of a numbered set, else a link to
+    that first page (`first`) and "Page N"."""
+    return above + (((label, None),) if number == 1 else ((label, first), (f"{word} {number}", None)))
+
+
 def listing_version(papers: Sequence, *made_from) -> bytes:
     """A listing page's version (PageSpec.version): its papers' page data's versions and `made_from`,
     the plain values the rest of its spec is made from (its pagination by number and count, which
@@ -202,7 +208,7 @@ def plan_home(site: Site, topic_map: TopicMap | None) -> list[PageSpec]:
 def downloads(site: Site) -> dict[tuple[str, int] | None, Download]:
     """The exports publish/exports.py writes, as the pages link them: by (venue, year) when they are
     split per proceedings, else one set under None."""
-    if len(site.papers) < urls.EXPORTS_SPLIT_FROM:
+    if not urls.exports_split(len(site.papers)):
         return {None: Download("Every paper", len(site.papers), urls.BIBTEX, urls.EXPORT_JSON)}
     return {(p.venue, p.year): Download(f"{p.venue} {p.year}", len(p.papers), urls.proceedings_export(p.venue_slug, p.year, "bib"),
                                         urls.proceedings_export(p.venue_slug, p.year, "json")) for p in site.proceedings}
@@ -211,7 +217,7 @@ def downloads(site: Site) -> dict[tuple[str, int] | None, Download]:
 def plan_downloads(site: Site) -> PageSpec:
     return PageSpec(urls.DOWNLOADS, "downloads", "downloads.html", "Downloads",
                     f"The papers of {site.config.title} as BibTeX and JSON.", (HOME_CRUMB, ("Downloads", None)),
-                    {"downloads": tuple(downloads(site).values()), "split": len(site.papers) >= urls.EXPORTS_SPLIT_FROM})
+                    {"downloads": tuple(downloads(site).values()), "split": urls.exports_split(len(site.papers))})
 
 
 def plan_papers(site: Site, bibtex_keys: Mapping[str, str], related: Sequence[RelatedList]) -> list[PageSpec]:
@@ -286,8 +292,7 @@ def plan_authors(site: Site) -> list[PageSpec]:
     for letter in letters:
         label = letter_label(letter.letter)
         for pagination, entries in paginate(letter.entries, urls.AUTHORS_PER_PAGE, partial(urls.author_letter_path, letter.letter)):
-            crumbs = AUTHORS_CRUMBS + (((label, None),) if pagination.number == 1
-                                       else ((label, pagination.paths[0]), (f"Page {pagination.number}", None)))
+            crumbs = numbered_crumbs(AUTHORS_CRUMBS, label, pagination.number, pagination.paths[0])
             specs.append(PageSpec(pagination.paths[pagination.number - 1], "authors", "author_letter.html",
                                   f"Authors: {label}" + ("" if pagination.number == 1 else f", page {pagination.number}"),
                                   f"The authors of {title} whose family names start with {label}.", crumbs,
@@ -326,8 +331,8 @@ def plan_venues(site: Site) -> list[PageSpec]:
             count = len(proceedings.papers)
             for pagination, papers in paginate(proceedings.papers, site.config.per_page,
                                                partial(urls.proceedings_path, venue.slug, proceedings.year)):
-                crumbs: Crumbs = (HOME_CRUMB, (venue.name, urls.venue_path(venue.slug)))
-                crumbs += ((year, None),) if pagination.number == 1 else ((year, pagination.paths[0]), (f"Page {pagination.number}", None))
+                crumbs = numbered_crumbs((HOME_CRUMB, (venue.name, urls.venue_path(venue.slug))), year, pagination.number,
+                                         pagination.paths[0])
                 specs.append(PageSpec(pagination.paths[pagination.number - 1], "proceedings", "proceedings.html",
                                       f"{venue.name} {year}" + ("" if pagination.number == 1 else f" — page {pagination.number}"),
                                       f"The {count} papers of {venue.name} {year} in {title}.", crumbs,
@@ -365,8 +370,7 @@ def plan_maps(site: Site, topic_map: TopicMap | None) -> list[PageSpec]:
         parts = topics[group.key]
         paths = tuple(urls.map_topic_path(group.key, n) for n in range(1, len(parts) + 1))
         for number, part in enumerate(parts, start=1):
-            crumbs: Crumbs = (HOME_CRUMB, ("Topic map", urls.MAP))
-            crumbs += ((group.name, None),) if number == 1 else ((group.name, paths[0]), (f"Part {number}", None))
+            crumbs = numbered_crumbs((HOME_CRUMB, ("Topic map", urls.MAP)), group.name, number, paths[0], "Part")
             title = f"Topic map: {group.name}" + ("" if number == 1 else f", part {number}")
             specs.append(PageSpec(paths[number - 1], "map", "map.html", title,
                                   f"The papers of {site.config.title} whose first topic is {group.name}, on the topic map.",
