@@ -194,7 +194,8 @@ def measured(step):
 
 
 def pages_for(count: int) -> list:
-    return [SimpleNamespace(paper=SimpleNamespace(slug=f"paper-{i}"), title_html=f"Paper {i}") for i in range(count)]
+    return [SimpleNamespace(paper=SimpleNamespace(slug=f"paper-{i}"), title_html=f"Paper {i}", version=b"%d" % i)
+            for i in range(count)]
 
 
 def child(args) -> None:

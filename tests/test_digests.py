@@ -8,14 +8,14 @@ change must change the digest. tests/test_incremental.py checks the same end to 
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import fields, replace
+from dataclasses import astuple, fields, replace
 
 import pytest
 
 from papersite.digests import Fingerprints, Unfingerprintable, fingerprint, leaf
 from papersite.enrich.listings import paper_page
 from papersite.enrich.people import Credit
-from papersite.enrich.related import RelatedLink, RelatedList, related_list
+from papersite.enrich.related import RelatedLink, RelatedList, link_version
 from papersite.enrich.texts import PaperText
 from papersite.model import Paper
 
@@ -91,15 +91,16 @@ def test_without_its_inputs_versions_a_paper_page_is_digested_by_content():
     assert fingerprints(page) != fingerprints(replace(page, paper=replace(page.paper, title="On b, again")))
 
 
-def test_a_related_lists_version_changes_with_every_field_of_its_links():
-    links = (RelatedLink("a", "On <i>a</i>", ("x", "y")), RelatedLink("b", "On b", ()))
-    base = related_list(links)
-    assert base.version and base == RelatedList(links)
-    changed = {name: related_list((replace(links[0], **{name: value}), links[1]))
-               for name, value in {"slug": "c", "title_html": "On a", "shared_terms": ("x",)}.items()}
-    # A field added to RelatedLink must be added to related_list's digest (and here).
-    assert set(changed) == {f.name for f in fields(RelatedLink)}
-    versions = {base.version} | {lst.version for lst in changed.values()}
-    versions |= {related_list(links[:1]).version, related_list(()).version,
-                 related_list((replace(links[0], shared_terms=("x", "y", "")), links[1])).version}
-    assert len(versions) == 1 + len(changed) + 3
+def test_a_related_lists_version_changes_with_every_text_of_its_links():
+    texts = (("a", "On <i>a</i>", ("x", "y")), ("b", "On b", ()))
+    # A link is made from its texts field by field, and the version digests the texts: a field
+    # added to RelatedLink must be a text of RelatedTable.texts (and here).
+    assert [astuple(RelatedLink(*link)) for link in texts] == list(texts)
+    assert [f.name for f in fields(RelatedLink)] == ["slug", "title_html", "shared_terms"]
+    base = link_version(texts)
+    changed = [link_version(((*texts[0][:i], value, *texts[0][i + 1:]), texts[1]))
+               for i, value in enumerate(("c", "On a", ("x",)))]
+    versions = {base, *changed, link_version(texts[:1]), link_version(()),
+                link_version(((*texts[0][:2], ("x", "y", "")), texts[1]))}
+    assert base and len(versions) == 1 + len(changed) + 3
+    assert RelatedList(base) == RelatedList(base, row=3) != RelatedList(link_version(()))

@@ -7,12 +7,14 @@ import gzip
 import json
 from itertools import islice
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from papersite.digests import text_digest
 from papersite.enrich import candidates
 from papersite.enrich import related as ranking
 from papersite.enrich.projection import project_2d
@@ -256,6 +258,77 @@ def test_two_identical_texts_are_related_with_score_one():
     related = related_papers([GRAPHS, GRAPHS])
     assert [(r.index, r.score) for r in related[0]] == [(1, 1.0)]
     assert [(r.index, r.score) for r in related[1]] == [(0, 1.0)]
+
+
+# --- relate_papers: the pages' lists -------------------------------------------------------
+
+
+def pages_of(titles: list[str], texts: list[str]) -> list[SimpleNamespace]:
+    """Pages as relate_papers reads them, each page data's version digesting its title and text."""
+    return [SimpleNamespace(paper=SimpleNamespace(slug=f"paper-{i}"), title_html=title, version=text_digest(title, text))
+            for i, (title, text) in enumerate(zip(titles, texts))]
+
+
+def related_lists(titles: list[str], texts: list[str], before: tuple[list[str], list[str]] | None = None):
+    """Each page's (version, links), as a build makes them from scratch, or after the build of
+    `before` (its titles and texts)."""
+    counts = previous = None
+    if before is not None:
+        terms, counts = weigh_terms(before[1])
+        previous = ranking.relate_papers(pages_of(*before), terms)[1]
+    lists, _ = ranking.relate_papers(pages_of(titles, texts), weigh_terms(texts, counts)[0], previous)
+    return [(found.version, found.links) for found in lists]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    size=st.integers(2, 30),
+    edits=st.lists(st.tuples(st.integers(0, 29), st.sampled_from(TOPICS + ["graph graphs graphs", "regret arms"])), max_size=4),
+    retitled=st.lists(st.integers(0, 29), max_size=3),
+)
+def test_lists_after_an_edit_equal_lists_made_afresh(size, edits, retitled):
+    texts, titles = corpus(size), [f"Paper {i}" for i in range(size)]
+    edited, renamed = list(texts), list(titles)
+    for index, text in edits:
+        edited[index % size] = f"{edited[index % size]} {text}" if text.islower() else text
+    for index in retitled:
+        renamed[index % size] = f"Paper {index % size}, <i>again</i>"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(ranking, "INCREMENTAL_SHARE", 1.0)
+        assert related_lists(renamed, edited, (titles, texts)) == related_lists(renamed, edited)
+
+
+def test_an_edit_makes_only_the_lists_it_may_change(monkeypatch):
+    texts, titles = real_texts(300), [f"Paper {i}" for i in range(300)]
+    edited, renamed = list(texts), list(titles)
+    edited[5] += " An added sentence about benchmark results."
+    renamed[9] = "Paper 9, retitled"
+    terms, counts = weigh_terms(texts)
+    previous = ranking.relate_papers(pages_of(titles, texts), terms)[1]
+    made: list[int] = []
+    texts_of = ranking.RelatedTable.texts
+    monkeypatch.setattr(ranking.RelatedTable, "texts", lambda table, row: made.append(row) or texts_of(table, row))
+    lists, _ = ranking.relate_papers(pages_of(renamed, edited), weigh_terms(edited, counts)[0], previous)
+    remade = set(made)
+    assert [(found.version, found.links) for found in lists] == related_lists(renamed, edited)
+    # The lists listing the edited or the retitled paper, and those whose pairs the edit changed
+    # (the edited paper's among them): 14 of 300.
+    listing = {row for row, found in enumerate(lists) if {"paper-5", "paper-9"} & {link.slug for link in found.links}}
+    assert {5} | listing <= remade and len(remade) < 30, sorted(remade)
+
+
+def test_a_terms_new_label_changes_the_lists_that_name_it():
+    # Paper 2's edit makes "network" the commoner spelling of the term papers 0 and 1 share as
+    # "networks": their pairs and shared terms are as before, their lists' words are not.
+    filler = " ".join(f"zq{a}{b}word" for a in "abcdefgh" for b in "abcdefgh")
+    texts = ["graph neural networks molecules properties chemistry", "graph neural networks proteins structure folding",
+             f"bandits regret arms exploration network {filler}"]
+    edited = texts[:2] + [f"bandits regret arms exploration network network network {filler}"]
+    titles = ["a", "b", "c"]
+    before, after = related_lists(titles, texts), related_lists(titles, edited, (titles, texts))
+    assert [link.shared_terms for _, links in before[:2] for link in links] == [("graph", "neural", "networks")] * 2
+    assert [link.shared_terms for _, links in after[:2] for link in links] == [("graph", "neural", "network")] * 2
+    assert after == related_lists(titles, edited) and after[0][0] != before[0][0]
 
 
 # --- properties ------------------------------------------------------------------------

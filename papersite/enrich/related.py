@@ -9,7 +9,8 @@ only the rows an edit touches (`rank_with_previous`), with the same result as ra
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Sequence
 
 import numpy as np
@@ -42,22 +43,50 @@ class RelatedLink:
     shared_terms: tuple[str, ...]
 
 
+# A link as plain texts (slug, title HTML, shared terms): what a related list's version digests,
+# pickled in C (dataclasses pickle through Python, at twice the cost: bench/README.md;
+# tests/test_digests.py checks it misses no field of RelatedLink).
+LinkTexts = tuple[str, str, tuple[str, ...]]
+
+
+@dataclass(frozen=True, eq=False)
+class RelatedTable:
+    """Every paper's related papers as the ranking pairs them, read a row at a time: a page's links
+    are made when it is rendered, by the worker rendering it. Made for every paper at every build,
+    an anthology's 500,000 links took 1.4 s of an edit that renders seven pages (bench/README.md)."""
+
+    slugs: Sequence[str]                  # per paper
+    titles: Sequence[str]
+    cols: np.ndarray                      # the ranking's pairs, in rank order ...
+    shared: tuple[tuple[str, ...], ...]   # ... and the keys of the terms each pair shares most
+    label_of: dict[str, str]              # each key's readable label
+    bounds: np.ndarray                    # row r's pairs are bounds[r]:bounds[r + 1]
+
+    def texts(self, row: int) -> tuple[LinkTexts, ...]:
+        start, end = int(self.bounds[row]), int(self.bounds[row + 1])
+        label = self.label_of.__getitem__
+        return tuple((self.slugs[col], self.titles[col], tuple(map(label, keys)))
+                     for col, keys in zip(self.cols[start:end].tolist(), self.shared[start:end]))
+
+
 @dataclass(frozen=True)
 class RelatedList:
     """The papers one paper's page lists as related, best first. Kept apart from the paper's own
     page data, which every listing shows: an edit re-ranks hundreds of papers' neighbours, and the
     pages listing those papers do not show their neighbours."""
 
-    links: tuple[RelatedLink, ...] = ()
-    # The digest of the links (related_list): a page's key takes it instead of pickling them.
-    version: bytes = field(default=b"", compare=False, repr=False)
+    # The digest of the links' texts (link_version): a page's key takes it instead of the links.
+    version: bytes = b""
+    table: RelatedTable | None = field(default=None, compare=False, repr=False)
+    row: int = field(default=0, compare=False, repr=False)
+
+    @cached_property
+    def links(self) -> tuple[RelatedLink, ...]:
+        return tuple(RelatedLink(*texts) for texts in self.table.texts(self.row)) if self.table is not None else ()
 
 
-def related_list(links: tuple[RelatedLink, ...]) -> RelatedList:
-    """The list with its version: every field of every link, as plain tuples of texts, which pickle
-    in C (a dataclass pickles through Python, and the texts one by one cost twice as much:
-    bench/README.md; tests/test_digests.py checks it misses no field)."""
-    return RelatedList(links, leaf(tuple((link.slug, link.title_html, link.shared_terms) for link in links)))
+def link_version(texts: Sequence[LinkTexts]) -> bytes:
+    return leaf(tuple(texts))
 
 
 @dataclass(frozen=True)
@@ -69,15 +98,51 @@ class Related:
 
 
 def relate_papers(pages: Sequence, terms: TermMatrix, previous: Ranking | None = None) -> tuple[tuple[RelatedList, ...], Ranking | None]:
-    """Each page's related papers, in page order (`terms` has a row per page), and the ranking for the next build."""
+    """Each page's related papers, in page order (`terms` has a row per page), and the ranking for the
+    next build. A list whose pairs, and whose papers' page data, are as the `previous` build had
+    them keeps its version, and its links are made only if its page is rendered."""
     if not terms.vectors.shape[0]:
         return (), None
     ranking = rank_with_previous(terms, RELATED_COUNT, RELATED_THRESHOLD, previous)
-    slugs, titles = [page.paper.slug for page in pages], [page.title_html for page in pages]
-    cols, labels = ranking.cols.tolist(), shared_labels(terms, ranking)
-    bounds = np.searchsorted(ranking.rows, np.arange(len(pages) + 1)).tolist()
-    return tuple(related_list(tuple(RelatedLink(slugs[col], titles[col], shared) for col, shared in zip(cols[a:b], labels[a:b])))
-                 for a, b in zip(bounds[:-1], bounds[1:])), ranking
+    table = RelatedTable([page.paper.slug for page in pages], [page.title_html for page in pages], ranking.cols,
+                         ranking.shared, dict(zip(terms.keys, terms.labels)),
+                         np.searchsorted(ranking.rows, np.arange(len(pages) + 1)))
+    page_versions = tuple(page.version for page in pages)
+    stale = stale_rows(previous, ranking, table, page_versions)
+    if stale is None:
+        versions = tuple(link_version(table.texts(row)) for row in range(len(pages)))
+    else:
+        kept = previous.versions
+        versions = tuple(link_version(table.texts(row)) if again else kept[row] for row, again in enumerate(stale.tolist()))
+    ranking = replace(ranking, page_versions=page_versions, labels=terms.labels, versions=versions)
+    return tuple(RelatedList(version, table, row) for row, version in enumerate(versions)), ranking
+
+
+def stale_rows(previous: Ranking | None, ranking: Ranking, table: RelatedTable, page_versions: tuple[bytes, ...]) -> np.ndarray | None:
+    """Mask of the rows whose related list may differ from the `previous` build's; None for every
+    row (no previous lists, another number of papers, page data without versions). A row's list is
+    its pairs' papers' slugs and titles, which their page data's versions cover, and the labels of
+    the terms its pairs share."""
+    n = len(page_versions)
+    if not (isinstance(previous, Ranking) and len(previous.versions) == len(previous.page_versions) == n
+            and len(previous.labels) == len(previous.idf) and all(page_versions)):
+        return None
+    rows, cols, bounds = ranking.rows, ranking.cols, table.bounds
+    before = np.searchsorted(previous.rows, np.arange(n + 1))
+    stale = np.diff(bounds) != np.diff(before)
+    # A row with as many pairs as before: each pair against the previous one at its place.
+    at = np.flatnonzero(~stale[rows])
+    was = before[rows[at]] + at - bounds[rows[at]]
+    old_shared = np.fromiter(previous.shared, dtype=object, count=len(previous.shared))
+    new_shared = np.fromiter(ranking.shared, dtype=object, count=len(ranking.shared))
+    stale[rows[at[(previous.cols[was] != cols[at]) | (old_shared[was] != new_shared[at])]]] = True
+    moved = np.fromiter((a != b for a, b in zip(previous.page_versions, page_versions)), dtype=bool, count=n)
+    stale[rows[moved[cols]]] = True
+    old_label = dict(zip(previous.idf, previous.labels))
+    relabelled = {key for key, label in table.label_of.items() if old_label.get(key) != label}
+    if relabelled:
+        stale[rows[np.fromiter((not relabelled.isdisjoint(keys) for keys in ranking.shared), dtype=bool, count=len(rows))]] = True
+    return stale
 
 
 def related_papers(terms: TermMatrix, k: int = RELATED_COUNT, threshold: float = RELATED_THRESHOLD,
@@ -121,6 +186,10 @@ class Ranking:
     cols: np.ndarray
     scores: np.ndarray
     shared: tuple[tuple[str, ...], ...]   # per pair, the keys of the terms it shares most
+    # What the related lists were made from besides the pairs, and their versions (relate_papers):
+    page_versions: tuple[bytes, ...] = ()   # per row, its paper's page data's version
+    labels: tuple[str, ...] = ()            # per term, in the order of `idf`, its label
+    versions: tuple[bytes, ...] = ()        # per row, its related list's version
 
 
 def rank_with_previous(terms: TermMatrix, k: int, threshold: float, previous: Ranking | None = None) -> Ranking:
