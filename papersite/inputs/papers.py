@@ -66,14 +66,13 @@ def load_content(content_dir: Path, report: Report, digests: Mapping[str, bytes]
     memo: PaperMemo = {}
     found: list[Paper | None] = []
     todo = []
-    for path in find_paper_files(content_dir):
-        name = str(path)
+    for name in find_paper_files(content_dir):
         key = paper_key(name, taxonomy_key, digests[name]) if name in digests else None
         paper = previous.get(key) if key is not None else None
         if paper is not None:
             memo[key] = paper
         else:
-            todo.append((len(found), path))
+            todo.append((len(found), Path(name)))
         found.append(paper)
     parsed = workers.ordered_map(partial(parse_page_file, taxonomy, taxonomy_key), [path for _, path in todo], jobs)
     for (i, path), (paper, problems, file_digest, identity) in zip(todo, parsed):
@@ -114,13 +113,16 @@ def paper_key(name: str, taxonomy_key: bytes, file_digest: bytes) -> bytes:
     return digest(name.encode("utf-8", "surrogateescape") + b"\0" + taxonomy_key + file_digest)
 
 
-def find_paper_files(content_dir: Path) -> list[Path]:
+def find_paper_files(content_dir: Path) -> list[str]:
+    """The paths of the page files, sorted by name: as strings (an edit at 100,000 papers spent
+    0.7 s making Path objects of files it never reads) and sorted as names (sorting 100,000
+    paths compares their parts in Python)."""
     papers_dir = paper_pages_dir(content_dir)
     if not papers_dir.is_dir():
         raise SiteError.at(str(papers_dir), None, "no papers directory (import a corpus first: python build.py import SOURCE)")
-    # Names sorted, then made paths: sorting 100,000 paths compares their parts in Python.
-    found = [papers_dir / name for name in sorted(name for name in os.listdir(papers_dir)
-                                                   if name.endswith(".md") and not name.startswith("."))]
+    prefix = os.path.join(papers_dir, "")
+    found = [prefix + name for name in sorted(name for name in os.listdir(papers_dir)
+                                              if name.endswith(".md") and not name.startswith("."))]
     if not found:
         raise SiteError.at(str(papers_dir), None, "no pages (*.md) to build a site from (import a corpus first: python build.py import SOURCE)")
     return found
