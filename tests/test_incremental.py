@@ -26,7 +26,6 @@ from support.maps import without_map_points
 from papersite.cli import main
 from papersite.digests import digest
 from papersite.enrich import people as people_module
-from papersite.incremental import cache as cache_module
 from papersite.incremental import reuse
 from papersite.incremental import store as store_module
 from papersite.incremental.inputs import FileDigests, code_version
@@ -244,8 +243,8 @@ def test_a_specs_version_changes_exactly_when_all_its_fields_do(proj):
         (proj / "content" / "papers" / "brand-new-paper.md").write_text(text, encoding="utf-8")
 
     before = planned()
-    assert {spec.kind for spec in before.values() if spec.version} == {"paper", "author", "tag", "proceedings", "home"}
-    assert all(spec.version for spec in before.values() if spec.kind in ("paper", "author", "tag", "proceedings"))
+    assert {spec.kind for spec in before.values() if spec.version} == {"paper", "author", "tag", "proceedings", "home", "map"}
+    assert all(spec.version for spec in before.values() if spec.kind in ("paper", "author", "tag", "proceedings", "home", "map"))
     for change in (abstract, site_title, tag_description, author_name, added_paper):
         change()
         after = planned()
@@ -700,9 +699,8 @@ def test_an_edit_build_that_read_a_page_saved_after_it_began_records_no_version(
     changed. One saved again in between is in the output as saved the second time, but in the
     version as saved the first: put back as it was the first time, it would match the version, and
     the next build would keep the page it does not show. So such a build records no version (as
-    its changes are written: a delta here). With two jobs the inputs are looked at again in a worker."""
+    its changes are written: a delta here)."""
     monkeypatch.setattr(store_module, "DELTA_SHARE", 1.0)
-    monkeypatch.setattr(cache_module, "PARALLEL_CHECK_FILES", 0)
     page = age_inputs(proj)[0]
     build(options(proj, jobs=jobs))
     edited = page.read_text(encoding="utf-8") + "\nThe edit.\n"

@@ -157,6 +157,29 @@ def test_layout_is_deterministic(taxonomy):
     assert first.count == 60 and sum(len(g.points) for g in first.groups) == 60
 
 
+def test_the_maps_version_changes_with_every_field_of_it(taxonomy):
+    """The map's pages are keyed by its version (topicmap.map_version), which digests its groups and
+    points field by field: a field added to MapPoint or MapGroup must be added there (and here)."""
+    from dataclasses import fields, replace
+
+    tm = build_topic_map(synthetic_pages(60, tuple(t.slug for t in taxonomy.tags[:6])), taxonomy)
+    assert tm.version == topicmap.map_version(tm) and tm.version == build_topic_map(
+        synthetic_pages(60, tuple(t.slug for t in taxonomy.tags[:6])), taxonomy).version
+    group, point = tm.groups[0], tm.groups[0].points[0]
+    point_changes = {"slug": "other", "title": "Other", "x": point.x + 0.1, "y": point.y + 0.1}
+    group_changes = {"tag": "other", "name": "Other", "colour": "#000000", "shape": "diamond", "dots": "M0 0h0",
+                     "points": group.points[1:]}
+    map_changes = {f.name: None for f in fields(topicmap.TopicMap) if f.name not in ("groups", "version")}
+    assert set(point_changes) == {f.name for f in fields(topicmap.MapPoint)}
+    assert set(group_changes) == {f.name for f in fields(topicmap.MapGroup)}
+    changed = [replace(tm, groups=(replace(group, points=(replace(point, **{name: value}), *group.points[1:])), *tm.groups[1:]))
+               for name, value in point_changes.items()]
+    changed += [replace(tm, groups=(replace(group, **{name: value}), *tm.groups[1:])) for name, value in group_changes.items()]
+    changed += [replace(tm, **{name: value}) for name, value in map_changes.items()]
+    versions = {tm.version} | {topicmap.map_version(other) for other in changed}
+    assert len(versions) == 1 + len(changed)
+
+
 def test_points_stay_inside_the_view_box(taxonomy):
     for count in (1, 2, 19, 300):
         tm = build_topic_map(synthetic_pages(count, ("optimization", "robotics")), taxonomy)

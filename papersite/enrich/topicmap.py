@@ -27,11 +27,12 @@ byte-identical SVG.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Sequence
 
 import numpy as np
 
+from ..digests import digest, leaf
 from ..model import Taxonomy
 from .listings import PaperPage
 from .maplabels import NARROW_SIZE, WIDE_SIZE, MapLabel, dense_regions, place_labels
@@ -143,6 +144,9 @@ class TopicMap:
     narrow_labels: tuple[MapLabel, ...] = ()   # ... and, larger, on a phone
     label_size: int = WIDE_SIZE
     narrow_label_size: int = NARROW_SIZE
+    # The digest of all of the above (map_version): the map's pages' specs carry it
+    # (render/plan.py), so their keys do not digest its points again.
+    version: bytes = field(default=b"", compare=False, repr=False)
 
     @property
     def full_on_home(self) -> bool:
@@ -287,8 +291,20 @@ def layout_map(papers: Sequence[PaperPage], coordinates: Sequence[tuple[float, f
     dotted = sample_groups(groups, count)
     regions = dense_regions(placed, keys, {group.key: group.name for group in groups}, terms, MAP_WIDTH, MAP_HEIGHT)
     groups = tuple(replace(group, dots=point_dots(dotted[group.key])) for group in groups)
-    return TopicMap(MAP_WIDTH, MAP_HEIGHT, radius, count, groups, preview, preview_count=len(in_preview),
-                    dot_count=sum(len(points) for points in dotted.values()),
-                    labels=place_labels(regions, MAP_WIDTH, MAP_HEIGHT, WIDE_SIZE),
-                    narrow_labels=place_labels(regions, MAP_WIDTH, MAP_HEIGHT, NARROW_SIZE))
+    topic_map = TopicMap(MAP_WIDTH, MAP_HEIGHT, radius, count, groups, preview, preview_count=len(in_preview),
+                         dot_count=sum(len(points) for points in dotted.values()),
+                         labels=place_labels(regions, MAP_WIDTH, MAP_HEIGHT, WIDE_SIZE),
+                         narrow_labels=place_labels(regions, MAP_WIDTH, MAP_HEIGHT, NARROW_SIZE))
+    return replace(topic_map, version=map_version(topic_map))
+
+
+def map_version(topic_map: TopicMap) -> bytes:
+    """The digest of every field of the map, its groups and their points as plain tuples, which
+    pickle in C: the page keys of an anthology's map pages pickled its 100,000 points as
+    dataclasses, through Python, most of a second at every edit (tests/test_topicmap.py checks it
+    misses no field)."""
+    groups = tuple((group.tag, group.name, group.colour, group.shape, group.dots,
+                    tuple((point.slug, point.title, point.x, point.y) for point in group.points))
+                   for group in topic_map.groups)
+    return digest(leaf(groups) + leaf(replace(topic_map, groups=(), version=b"")))
 

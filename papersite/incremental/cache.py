@@ -30,8 +30,7 @@ class WarmCache:
     store: Store | None = None
 
 
-# From this many files a build checks them in a worker: its previous output (`BuildCache.output_check`),
-# its inputs once more as it ends (`BuildCache.save`). Fewer cost less than the fork.
+# From this many output files a build checks its previous output in a worker (`BuildCache.output_check`).
 PARALLEL_CHECK_FILES = 10_000
 
 
@@ -203,16 +202,11 @@ class BuildCache:
         output's manifest, this build's warnings."""
         if self.version is None:
             self.version = input_version(self.inputs, self.base_url, self.code, self.files)
-        # An input edited while this build ran may or may not be in its output: record no input
-        # version then. The inputs are looked at again on another core while the states are saved
-        # (at 100,000 papers, 100,000 stats and digests: most of a second).
-        with workers.Background(partial(input_version, self.inputs, self.base_url, self.code, FileDigests(self.files.seen)),
-                                self.jobs if len(self.files.seen) >= PARALLEL_CHECK_FILES else 1) as inputs_now:
-            self.store.save_states(states)
-            edited_meanwhile = inputs_now.result() != self.version
-        self.store.save_small({"input": None if edited_meanwhile else self.version, "files": self.files.seen,
-                               "manifest": self.manifest, "warnings": warnings, "notes": notes,
-                               "page_count": pages, "file_count": files})
+        # An input edited while this build ran may or may not be in its output: record no input version then.
+        edited_meanwhile = input_version(self.inputs, self.base_url, self.code, FileDigests(self.files.seen)) != self.version
+        self.store.save(states, {"input": None if edited_meanwhile else self.version, "files": self.files.seen,
+                                 "manifest": self.manifest, "warnings": warnings, "notes": notes,
+                                 "page_count": pages, "file_count": files})
         if warm is not None:
             warm.store = self.store
 

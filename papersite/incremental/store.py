@@ -92,13 +92,8 @@ class Store:
         return store
 
     def save(self, states: dict, small: dict) -> None:
-        """`save_states`, then `save_small`."""
-        self.save_states(states)
-        self.save_small(small)
-
-    def save_states(self, states: dict) -> None:
         """Keep `states` (exactly what this build used or made, so the cache never grows with old
-        entries) in the main file or its delta.
+        entries) in the main file or its delta, and `small` in the state file.
 
         The main file (tens of megabytes) is rewritten only when much changed since it was
         written; otherwise what changed since then goes into a small delta file beside it."""
@@ -112,14 +107,8 @@ class Store:
             self.base, self.base_seal = (states, seal) if seal else (None, b"")
         elif delta_size(delta) or delta_path(self.path).is_file():
             write_sealed(delta_path(self.path), self.code, {"base": self.base_seal, **delta})
-        self.states = states
-
-    def save_small(self, small: dict) -> None:
-        """Keep `small` in the state file, which names the states saved: written after them."""
-        if self.path is None:
-            return
         write_sealed(state_path(self.path), self.code, small)
-        self.small = small
+        self.states, self.small = states, small
         self.saved = file_identity(state_path(self.path))
 
 

@@ -199,7 +199,9 @@ def plan_home(site: Site, topic_map: TopicMap | None) -> list[PageSpec]:
         crumbs: Crumbs = () if number == 1 else (HOME_CRUMB, (f"Page {number}", None))
         # Only the first page shows the map: the others do not depend on it.
         shown = topic_map if number == 1 and topic_map is not None and topic_map.count else None
-        version = listing_version(papers, config.title, config.description, number, pagination.count, files) if shown is None else b""
+        version = (listing_version(papers, config.title, config.description, number, pagination.count, files,
+                                   shown.version if shown is not None else None)
+                   if shown is None or shown.version else b"")
         specs.append(PageSpec(pagination.paths[number - 1], "home", "home.html", title, config.description, crumbs,
                               {"papers": papers, "pagination": pagination, "topic_map": shown, "downloads": files}, version=version))
     return specs
@@ -360,9 +362,11 @@ def plan_search(site: Site) -> PageSpec:
 def plan_maps(site: Site, topic_map: TopicMap | None) -> list[PageSpec]:
     """map.html; above MAP_PAGE_POINTS papers also each topic's own map, in parts where it is large (topicmap.py)."""
     shown = topic_map if topic_map is not None and topic_map.count else None
+    title = site.config.title
     specs = [PageSpec(urls.MAP, "map", "map.html", "Topic map",
-                      f"Every paper of {site.config.title} on one map, placed by abstract similarity.",
-                      (HOME_CRUMB, ("Topic map", None)), {"topic_map": shown, "group": None})]
+                      f"Every paper of {title} on one map, placed by abstract similarity.",
+                      (HOME_CRUMB, ("Topic map", None)), {"topic_map": shown, "group": None},
+                      version=map_page_version(shown, title))]
     if topic_map is None or not topic_map.overview:
         return specs
     topics = topic_parts(topic_map)
@@ -371,12 +375,20 @@ def plan_maps(site: Site, topic_map: TopicMap | None) -> list[PageSpec]:
         paths = tuple(urls.map_topic_path(group.key, n) for n in range(1, len(parts) + 1))
         for number, part in enumerate(parts, start=1):
             crumbs = numbered_crumbs((HOME_CRUMB, ("Topic map", urls.MAP)), group.name, number, paths[0], "Part")
-            title = f"Topic map: {group.name}" + ("" if number == 1 else f", part {number}")
-            specs.append(PageSpec(paths[number - 1], "map", "map.html", title,
-                                  f"The papers of {site.config.title} whose first topic is {group.name}, on the topic map.",
+            heading = f"Topic map: {group.name}" + ("" if number == 1 else f", part {number}")
+            specs.append(PageSpec(paths[number - 1], "map", "map.html", heading,
+                                  f"The papers of {title} whose first topic is {group.name}, on the topic map.",
                                   crumbs, {"topic_map": shown, "group": group, "part": part,
-                                           "pagination": Pagination(number, len(parts), paths)}))
+                                           "pagination": Pagination(number, len(parts), paths)},
+                                  version=map_page_version(shown, title, group.key, number)))
     return specs
+
+
+def map_page_version(topic_map: TopicMap | None, *made_from) -> bytes:
+    """A map page's version (PageSpec.version): the map's and `made_from`, the plain values the
+    rest of its spec is made from (its group and part follow from the map and the group's key and
+    the part's number); none without a map."""
+    return leaf((topic_map.version, *made_from)) if topic_map is not None and topic_map.version else b""
 
 
 def plan_reading_list() -> PageSpec:
