@@ -4,6 +4,7 @@ state in and new state out. pipeline.py calls it once it knows some input change
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from contextlib import ExitStack
 from functools import partial
 from pathlib import Path
@@ -13,7 +14,7 @@ from threadpoolctl import threadpool_limits
 from . import urls
 from .enrich.bibtex import bibtex_keys
 from .enrich.listings import Site, list_site, paper_pages, with_authors
-from .enrich.people import identify_authors
+from .enrich.people import Person, identify_authors
 from .enrich.projection import fresh_layout, project_2d, tsne_ahead
 from .enrich.related import relate_papers
 from .enrich.terms import page_texts, weigh_terms
@@ -76,12 +77,14 @@ def run_all(options: BuildOptions, config: SiteConfig | None, report: Report, ca
                   if tsne_ahead(cache.previous("projection"), len(papers)) else None)
         with clock("listings and author pages"):
             site = list_site(config, taxonomy, paper_pages(papers, texts, authorship.credits))
-            site, new["author pages"] = with_authors(site, authorship, cache.previous("author pages"), jobs)
             keys = bibtex_keys(papers)
-        # Search and the exports need the papers' texts, not their related papers or the pages: a
-        # worker makes them meanwhile (and writes them), with a cache of its own.
-        side = running.enter_context(Background(partial(publish_side_files, site, keys, staging, cache.output,
-                                                        cache.worker_path, cache.code, not options.clean), jobs))
+            # Search and the exports need the papers' texts and their people, not the author pages,
+            # the related papers or the pages: a worker makes them meanwhile (and writes them), with
+            # a cache of its own. It starts before the author pages are made: at 100,000 papers an
+            # edit waited for it.
+            side = running.enter_context(Background(partial(publish_side_files, site, authorship.people, keys, staging,
+                                                            cache.output, cache.worker_path, cache.code, not options.clean), jobs))
+            site, new["author pages"] = with_authors(site, authorship, cache.previous("author pages"), jobs)
         with clock("related papers"):
             # A text is named by the digest of the title and abstract it was made from (PaperText.version).
             terms, new["terms"] = weigh_terms(page_texts(site.papers), cache.previous("terms"), [text.version for text in texts])
@@ -126,8 +129,8 @@ def check_lunr_js(options: BuildOptions, report: Report) -> None:
         report.error(options.lunr_js, None, "lunr.js is missing: run `npm ci` in the project first")
 
 
-def publish_side_files(site: Site, keys: dict[str, str], staging: Staging, previous: PreviousOutput, path: Path,
-                       code: bytes, read: bool) -> tuple[dict[str, bytes], set[str]]:
+def publish_side_files(site: Site, people: Sequence[Person], keys: dict[str, str], staging: Staging, previous: PreviousOutput,
+                       path: Path, code: bytes, read: bool) -> tuple[dict[str, bytes], set[str]]:
     """The search files, the exports and the feeds, written into `staging` by the worker that makes
     them, with a cache of its own that it reads and writes itself (the build process is spared
     loading and saving it, and the files' bytes never travel back); their digests, and those the
@@ -146,7 +149,7 @@ def publish_side_files(site: Site, keys: dict[str, str], staging: Staging, previ
     # 100,000 papers).
     counted = placed.place(*build_search_files(site, {"terms": store.previous("search terms"),
                                                       "chunks": store.previous("search chunks")}))
-    file_memo = placed.place(*export_files(site, records, keys, store.previous("exports")))
+    file_memo = placed.place(*export_files(site, people, records, keys, store.previous("exports")))
     part_memo = placed.place(*bibtex_scripts([page.paper.slug for page in site.papers], records.entries,
                                              changed=records.changed, previous=store.previous("bibtex")))
     placed.place(feed_files(site))

@@ -928,6 +928,24 @@ def test_search_and_export_files_are_linked_and_only_those_that_changed_written(
     assert_same_as_clean(proj, tmp_path)
 
 
+def test_the_search_and_exports_worker_starts_before_the_author_pages_are_made(proj, monkeypatch):
+    """It needs the papers and their people, not the author pages: started after them, it was what
+    an edit at 100,000 papers waited for last."""
+    events = []
+    background, with_authors = stages.Background, stages.with_authors
+
+    def starting(func, jobs):
+        events.append(func.func.__name__)
+        return background(func, jobs)
+
+    monkeypatch.setattr(stages, "Background", starting)
+    monkeypatch.setattr(stages, "with_authors", lambda *args: events.append("with_authors") or with_authors(*args))
+    build(options(proj, jobs=2))
+    assert events == ["publish_side_files", "with_authors"]
+    bibs = sorted((proj / "site" / "authors").glob("*.bib"))   # made from the people, not their pages
+    assert bibs and all(bib.read_text(encoding="utf-8").count("@inproceedings") >= 2 for bib in bibs)
+
+
 def test_the_search_and_exports_worker_writes_each_kind_of_file_before_making_the_next(proj, monkeypatch):
     """The search files are written before the exports are made, and the exports before the reading
     list's BibTeX: a kind of file is not held once it is written (at 100,000 papers they held

@@ -9,10 +9,10 @@ from dataclasses import dataclass
 from functools import partial
 
 from .. import urls
-from ..digests import Fingerprints, digest, fingerprint, text_digest
-from ..enrich.authors import AuthorPage
+from ..digests import Fingerprints, digest, fingerprint, leaf
 from ..enrich.bibtex import bibtex_entry, bibtex_file
 from ..enrich.listings import PaperPage, Site
+from ..enrich.people import Person
 from ..model import Paper, SiteConfig
 from ..output import Deferred, Made, made_once
 
@@ -79,7 +79,7 @@ def record_values(page: PaperPage, names: Mapping[str, str]) -> tuple[tuple[str,
     return tuple(names.get(t, t) for t in page.paper.tags), tuple(credit.slug for credit in page.credits)
 
 
-def export_files(site: Site, records: Records, keys: Mapping[str, str],
+def export_files(site: Site, people: Sequence[Person], records: Records, keys: Mapping[str, str],
                  previous: FileMemo | None = None) -> tuple[dict[str, bytes | Deferred], FileMemo]:
     """papers.bib and papers.json, from each paper's entry and line (`paper_records`); from
     `urls.EXPORTS_SPLIT_FROM` papers on, the same files per proceedings, with an index. Then each
@@ -91,7 +91,7 @@ def export_files(site: Site, records: Records, keys: Mapping[str, str],
     previous = previous or {}
     entries = records.entries
     position = {page.paper.slug: i for i, page in enumerate(site.papers)}
-    files, memo = author_bibtex_files(site, records, position, previous)
+    files, memo = author_bibtex_files(site, people, records, position, previous)
     if not urls.exports_split(len(site.papers)):
         return {urls.BIBTEX: bibtex_file(site.config.title, entries),
                 urls.EXPORT_JSON: papers_json(site, site.papers, records.lines), **files}, memo
@@ -123,34 +123,40 @@ def paper_line(page: PaperPage, key: str, names: Mapping[str, str], base_url: st
     return paper_json(page.paper, record_values(page, names)[1], page.words, key, base_url)
 
 
-def author_bibtex_files(site: Site, records: Records, position: Mapping[str, int],
+def author_bibtex_files(site: Site, people: Sequence[Person], records: Records, position: Mapping[str, int],
                         previous: FileMemo) -> tuple[dict[str, bytes | Deferred], FileMemo]:
     """The papers of each author of several as BibTeX (authors/<slug>.bib), newest first as their page
     lists them: the entries papers.bib has. Most authors have one paper, whose page's Cite box is their
-    BibTeX: a file each would be three files in four (templates/author.html).
+    BibTeX: a file each would be three files in four (templates/author.html). Made from the people
+    (enrich/people.py), not their pages' data: the worker making the exports starts before those.
 
-    A file is Deferred when the `previous` build made it from the same site title and author page
-    (its version: the author's name and papers, in order) and none of those papers' entries changed:
-    an edit makes the files of its paper's authors, not every author's (79,398 at 100,000 papers)."""
+    A file is Deferred when the `previous` build made it from the same site title, name and papers,
+    in order, and none of those papers' entries changed: an edit makes the files of its paper's
+    authors, not every author's (79,398 at 100,000 papers)."""
     files: dict[str, bytes | Deferred] = {}
     memo: FileMemo = {}
-    title = text_digest(site.config.title)
+    title = site.config.title
     touched = {credit.slug for page in site.papers if page.paper.slug in records.changed for credit in page.credits}
-    for author in site.authors:
-        if author.count < 2:
+    for person in people:
+        if len(person.papers) < 2:
             continue
-        path = urls.author_bibtex(author.slug)
-        make = partial(author_bibtex_file, site.config.title, author, records.entries, position)
-        made_from = digest(title + author.version) if author.version else None
-        files[path], made = made_once(make, made_from, previous.get(path), author.slug not in touched)
+        path = urls.author_bibtex(person.slug)
+        slugs = newest_first(person, site.papers)
+        make = partial(author_bibtex_file, title, person.name, slugs, records.entries, position)
+        files[path], made = made_once(make, leaf((title, person.name, slugs)), previous.get(path), person.slug not in touched)
         if made is not None:
             memo[path] = made
     return files, memo
 
 
-def author_bibtex_file(site_title: str, author: AuthorPage, entries: Sequence[str], position: Mapping[str, int]) -> bytes:
-    return bibtex_file(f"{site_title}, by {author.name}",
-                       [entries[position[paper.slug]] for _, papers in author.years for paper in papers])
+def newest_first(person: Person, pages: Sequence[PaperPage]) -> tuple[str, ...]:
+    """The slugs of a person's papers as their page lists them: by year, newest first, then in site
+    order (enrich/authors.py papers_by_year)."""
+    return tuple(pages[i].paper.slug for i in sorted(person.papers, key=lambda i: -pages[i].paper.year))
+
+
+def author_bibtex_file(site_title: str, name: str, slugs: Sequence[str], entries: Sequence[str], position: Mapping[str, int]) -> bytes:
+    return bibtex_file(f"{site_title}, by {name}", [entries[position[slug]] for slug in slugs])
 
 
 def papers_json(site: Site, papers: Sequence, lines: Sequence[bytes]) -> bytes:
