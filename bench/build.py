@@ -13,6 +13,9 @@ links are built too.
 
 - cold build (no cache, no previous output; search index included), seconds;
 - no-change rebuild and one-paper-edit rebuild (one abstract gets a new sentence), seconds;
+- the CPU of the cold build and of the edit, user and system, of the build and its workers (from
+  wait4): near the wall time times the cores, the build waits for the machine, not for one of its
+  processes;
 - the same edit in the dev server (`python build.py serve` on the project): seconds from saving
   the file to the open page's long poll for the next build being answered (then the page reloads);
 - peak memory, two ways: the largest resident set of any one process of the build (from wait4, in
@@ -44,6 +47,7 @@ import gzip
 import json
 import os
 import re
+import resource
 import shutil
 import statistics
 import subprocess
@@ -72,8 +76,10 @@ CHILD = Path(__file__).resolve().parent / "build_child.py"
 # --- one build, in a process of its own ----------------------------------------------------
 
 
-def timed_process(cmd: list[str], cwd: Path | None = None) -> tuple[float, int, str]:
-    """(wall seconds, peak RSS in KB of the process and the children it waited for, stdout)."""
+def timed_process(cmd: list[str], cwd: Path | None = None) -> tuple[float, resource.struct_rusage, str]:
+    """(wall seconds, the resource usage of the process and the children it waited for, stdout):
+    `ru_maxrss`, their largest peak RSS in KB; `ru_utime` and `ru_stime`, their CPU. A process that
+    outlives the build (the remover of its old output tree) is in neither."""
     with tempfile.TemporaryFile() as out:
         started = time.perf_counter()
         proc = subprocess.Popen(cmd, cwd=cwd, stdout=out, stderr=subprocess.DEVNULL, env=TIMED_ENV)
@@ -84,13 +90,13 @@ def timed_process(cmd: list[str], cwd: Path | None = None) -> tuple[float, int, 
         text = out.read().decode()
     if proc.returncode != 0:
         raise SystemExit(f"failed ({proc.returncode}): {' '.join(map(str, cmd))}\n{text[-2000:]}")
-    return wall, usage.ru_maxrss, text
+    return wall, usage, text
 
 
 def build_once(root: Path, clean: bool, jobs: int | None) -> dict:
-    wall, rss, text = timed_process(child_command(root, clean, jobs))
+    wall, usage, text = timed_process(child_command(root, clean, jobs))
     result = json.loads(text.strip().splitlines()[-1])
-    result.update(wall=wall, rss_kb=rss)
+    result.update(wall=wall, rss_kb=usage.ru_maxrss, cpu_user=usage.ru_utime, cpu_system=usage.ru_stime)
     return result
 
 
@@ -356,8 +362,8 @@ def mkdocs_project(root: Path, content: Path, default_nav: bool = False) -> Path
 
 def mkdocs_build(exe: Path, root: Path) -> tuple[float, int]:
     set_aside(root / "site")
-    wall, rss, _ = timed_process([str(exe), "build", "--quiet", "--clean"], cwd=root)
-    return wall, rss
+    wall, usage, _ = timed_process([str(exe), "build", "--quiet", "--clean"], cwd=root)
+    return wall, usage.ru_maxrss
 
 
 # --- Hugo ----------------------------------------------------------------------------------------
@@ -397,8 +403,8 @@ def hugo_project(root: Path, content: Path) -> Path:
 
 def hugo_build(root: Path) -> tuple[float, int]:
     set_aside(root / "public")
-    wall, rss, _ = timed_process(["hugo", "--quiet", "--source", str(root)], cwd=root)
-    return wall, rss
+    wall, usage, _ = timed_process(["hugo", "--quiet", "--source", str(root)], cwd=root)
+    return wall, usage.ru_maxrss
 
 
 # --- the run -----------------------------------------------------------------------------------
@@ -429,6 +435,8 @@ def bench(n: int, runs: int, jobs: int | None, keep: Path | None, mkdocs: bool, 
         "nochange": median(r["wall"] for r in nochange), "nochange_build_seconds": median(r["seconds"] for r in nochange),
         "edit": median(r["wall"] for r in edit), "edit_build_seconds": median(r["seconds"] for r in edit),
         "edit_rendered": median(r["rendered"] for r in edit),
+        "cpu": {kind: (median(r["cpu_user"] for r in runs_of), median(r["cpu_system"] for r in runs_of))
+                for kind, runs_of in (("cold", cold), ("edit", edit))},
         "serve_edit": median(live), "serve_edit_runs": live,
         "peak_rss_mb": max(r["rss_kb"] for r in cold + nochange + edit) / 1024,
         "peak_rss_by_build_mb": {kind: max(r["rss_kb"] for r in runs_of) / 1024
@@ -478,10 +486,12 @@ def show(results: list[dict]) -> None:
             ("papers (pages)", f"{n} ({r['pages']} HTML pages)", ""),
             ("import seconds", "kept from an earlier run" if r["import_seconds"] is None else f"{r['import_seconds']:.2f}",
              "python build.py import, once"),
-            ("cold build seconds", f"{r['cold']:.2f}", f"process wall; the build itself {r['cold_build_seconds']:.2f}"),
+            ("cold build seconds", f"{r['cold']:.2f}", f"process wall; the build itself {r['cold_build_seconds']:.2f}; "
+             + cpu_note(r["cpu"]["cold"])),
             ("no-change rebuild seconds", f"{r['nochange']:.2f}", f"process wall; the build itself {r['nochange_build_seconds']:.2f} (target < 1)"),
             ("one-paper-edit rebuild seconds", f"{r['edit']:.2f}",
-             f"process wall; the build itself {r['edit_build_seconds']:.2f}, {r['edit_rendered']:.0f} pages rendered (target < 2)"),
+             f"process wall; the build itself {r['edit_build_seconds']:.2f}, {r['edit_rendered']:.0f} pages rendered (target < 2); "
+             + cpu_note(r["cpu"]["edit"])),
             ("edit live in the dev server seconds", f"{r['serve_edit']:.2f}",
              "from saving the file to the open page's long poll answered with the new build (target < 2)"),
             ("peak memory MB, largest process", f"{r['peak_rss_mb']:.0f}", "largest RSS of a build process or worker: "
@@ -518,6 +528,13 @@ def show(results: list[dict]) -> None:
     width = max(len(r[0]) for r in rows)
     for name, value, note in rows:
         print(f"{name:<{width}}  {value}" + (f"   {note}" if note else ""))
+
+
+def cpu_note(cpu: tuple[float, float]) -> str:
+    """The CPU of a build and its workers (medians): near its wall time times the cores, the build
+    waits for the machine, not for one of its processes."""
+    user, system = cpu
+    return f"CPU {user + system:.1f} s (user {user:.1f}, system {system:.1f}) on {os.cpu_count()} cores"
 
 
 def whole_memory_rows(whole: dict | None) -> list[tuple[str, str, str]]:
