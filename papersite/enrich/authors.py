@@ -134,6 +134,9 @@ def author_page(person: Person, papers: Sequence[AuthorPaper], tallies: str, ver
 
 
 def papers_by_year(person: Person, papers: Sequence[AuthorPaper]) -> tuple[tuple[int, tuple[AuthorPaper, ...]], ...]:
+    """A person's papers as their page lists them: by year, newest first, in site order within a
+    year. `papers`: every paper in site order, as anything with a `year` (their BibTeX file,
+    publish/exports.py, lists Papers in the same order)."""
     years: dict[int, list[AuthorPaper]] = {}
     for i in person.papers:
         years.setdefault(papers[i].year, []).append(papers[i])

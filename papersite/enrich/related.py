@@ -55,8 +55,7 @@ class RelatedTable:
     are made when it is rendered, by the worker rendering it. Made for every paper at every build,
     an anthology's 500,000 links took 1.4 s of an edit that renders seven pages (bench/README.md)."""
 
-    slugs: Sequence[str]                  # per paper
-    titles: Sequence[str]
+    pages: Sequence                       # per paper, its page data (its slug and title)
     cols: np.ndarray                      # the ranking's pairs, in rank order ...
     shared: tuple[tuple[str, ...], ...]   # ... and the keys of the terms each pair shares most
     label_of: dict[str, str]              # each key's readable label
@@ -65,7 +64,8 @@ class RelatedTable:
     def texts(self, row: int) -> tuple[LinkTexts, ...]:
         start, end = int(self.bounds[row]), int(self.bounds[row + 1])
         label = self.label_of.__getitem__
-        return tuple((self.slugs[col], self.titles[col], tuple(map(label, keys)))
+        pages = self.pages
+        return tuple((pages[col].paper.slug, pages[col].title_html, tuple(map(label, keys)))
                      for col, keys in zip(self.cols[start:end].tolist(), self.shared[start:end]))
 
 
@@ -104,8 +104,7 @@ def relate_papers(pages: Sequence, terms: TermMatrix, previous: Ranking | None =
     if not terms.vectors.shape[0]:
         return (), None
     ranking = rank_with_previous(terms, RELATED_COUNT, RELATED_THRESHOLD, previous)
-    table = RelatedTable([page.paper.slug for page in pages], [page.title_html for page in pages], ranking.cols,
-                         ranking.shared, dict(zip(terms.keys, terms.labels)),
+    table = RelatedTable(pages, ranking.cols, ranking.shared, dict(zip(terms.keys, terms.labels)),
                          np.searchsorted(ranking.rows, np.arange(len(pages) + 1)))
     page_versions = tuple(page.version for page in pages)
     stale = stale_rows(previous, ranking, table, page_versions)

@@ -93,8 +93,7 @@ def page_keys(plan: Sequence, shared: bytes) -> list[bytes | None]:
     value, so the papers a listing shares with other pages are digested once, and a value that
     carries its own `version` (an author page's data) is not walked at all (digests.Fingerprints)."""
     fingerprints = Fingerprints()
-    versioned = shared + VERSIONED
-    return [versioned + spec.version if spec.version else page_key(fingerprints, shared, spec) for spec in plan]
+    return [page_key(fingerprints, shared, spec) for spec in plan]
 
 
 # A page whose spec has a version is keyed by `shared`, this and the version, side by side: two

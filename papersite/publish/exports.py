@@ -10,6 +10,7 @@ from functools import partial
 
 from .. import urls
 from ..digests import Fingerprints, digest, fingerprint, leaf
+from ..enrich.authors import papers_by_year
 from ..enrich.bibtex import bibtex_entry, bibtex_file
 from ..enrich.listings import PaperPage, Site
 from ..enrich.people import Person
@@ -137,22 +138,17 @@ def author_bibtex_files(site: Site, people: Sequence[Person], records: Records, 
     memo: FileMemo = {}
     title = site.config.title
     touched = {credit.slug for page in site.papers if page.paper.slug in records.changed for credit in page.credits}
+    papers = [page.paper for page in site.papers]
     for person in people:
         if len(person.papers) < 2:
             continue
         path = urls.author_bibtex(person.slug)
-        slugs = newest_first(person, site.papers)
+        slugs = tuple(paper.slug for _, found in papers_by_year(person, papers) for paper in found)
         make = partial(author_bibtex_file, title, person.name, slugs, records.entries, position)
         files[path], made = made_once(make, leaf((title, person.name, slugs)), previous.get(path), person.slug not in touched)
         if made is not None:
             memo[path] = made
     return files, memo
-
-
-def newest_first(person: Person, pages: Sequence[PaperPage]) -> tuple[str, ...]:
-    """The slugs of a person's papers as their page lists them: by year, newest first, then in site
-    order (enrich/authors.py papers_by_year)."""
-    return tuple(pages[i].paper.slug for i in sorted(person.papers, key=lambda i: -pages[i].paper.year))
 
 
 def author_bibtex_file(site_title: str, name: str, slugs: Sequence[str], entries: Sequence[str], position: Mapping[str, int]) -> bytes:

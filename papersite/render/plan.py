@@ -199,9 +199,9 @@ def plan_home(site: Site, topic_map: TopicMap | None) -> list[PageSpec]:
         crumbs: Crumbs = () if number == 1 else (HOME_CRUMB, (f"Page {number}", None))
         # Only the first page shows the map: the others do not depend on it.
         shown = topic_map if number == 1 and topic_map is not None and topic_map.count else None
-        version = (listing_version(papers, config.title, config.description, number, pagination.count, files,
-                                   shown.version if shown is not None else None)
-                   if shown is None or shown.version else b"")
+        map_version = shown.version if shown is not None else None   # b"": a map without one, digested whole
+        version = b"" if map_version == b"" else listing_version(papers, config.title, config.description, number,
+                                                                 pagination.count, files, map_version)
         specs.append(PageSpec(pagination.paths[number - 1], "home", "home.html", title, config.description, crumbs,
                               {"papers": papers, "pagination": pagination, "topic_map": shown, "downloads": files}, version=version))
     return specs
