@@ -21,7 +21,7 @@ from .inputs.config import load_config
 from .inputs.files import paper_pages_dir
 from .model import SiteConfig
 from .options import PROJECT_ROOT, BuildOptions, BuildResult, check_strict
-from .output import Staging, build_lock, check_output_target, output_path, restore_interrupted_swap
+from .output import Staging, build_lock, check_output_target, output_path, recover_output
 from .progress import Progress
 from .workers import resolve_jobs
 
@@ -41,7 +41,7 @@ def build(options: BuildOptions, progress: Progress | None = None, warm: WarmCac
     options = replace(options, out=output_path(options.out))
     with build_lock(options.out, on_wait), collector_paused():
         try:
-            restore_interrupted_swap(options.out)
+            recover_output(options.out)
             return run_build(options, progress, warm, keep)
         finally:
             progress.finish()
@@ -55,17 +55,16 @@ def run_build(options: BuildOptions, progress: Progress, warm: WarmCache | None,
                                   options.base_url, options.clean, resolve_jobs(options.jobs))
     if keep is not None:
         keep.append(cache)
-    if cache.unchanged() and not report.errors:   # (unchanged() first: it ends the output check's worker)
-        return unchanged_build(options, cache, warm, started)
-    with Staging(options.out) as staging:
-        # From here on a worker links the previous output's files into the new tree, on another
-        # core, while this process imports the stages and runs them (bench/README.md).
-        cache.link_previous(staging, resolve_jobs(options.jobs))
-        try:
+    try:
+        if cache.unchanged() and not report.errors:
+            return unchanged_build(options, cache, warm, started)
+        # A worker is still surveying the previous output, on another core, while this process
+        # imports the stages and runs them (bench/README.md).
+        with Staging(options.out) as staging:
             from .stages import run_stages   # only now: see the module's docstring
             return run_stages(options, config, report, cache, staging, progress, warm, started, keep)
-        finally:
-            cache.cancel_linking()
+    finally:
+        cache.stop_survey()
 
 
 def read_config(options: BuildOptions, report: Report) -> SiteConfig | None:

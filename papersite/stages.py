@@ -134,9 +134,9 @@ def publish_side_files(site: Site, people: Sequence[Person], keys: dict[str, str
     """The search files, the exports and the feeds, written into `staging` by the worker that makes
     them, with a cache of its own that it reads and writes itself (the build process is spared
     loading and saving it, and the files' bytes never travel back); their digests, and those the
-    previous output holds byte for byte. Those are not written: the build's link worker links them
-    (`BuildCache.link_previous`), as it links the pages; a large site's search and exports are
-    100,000 files at anthology scale, of which an edit changes a few dozen.
+    previous output holds byte for byte. Those are not written: they stay where they are, as kept
+    pages do; a large site's search and exports are 100,000 files at anthology scale, of which an
+    edit changes a few dozen.
 
     Each kind of file is placed as soon as it is made, and not held after: at 100,000 papers the
     search files, the exports and the reading list's BibTeX held together until the end were

@@ -143,8 +143,8 @@ def logged(log: Path) -> list[str]:
 
 @pytest.fixture(params=["in the build process", "in a worker"])
 def output_check(request, monkeypatch, tmp_path):
-    """Where a build checks its previous output: itself (a small site), or a worker (a large
-    site: cache.PARALLEL_CHECK_FILES). Yields the build's jobs and the pids that checked."""
+    """Where a build surveys its previous output: itself (a small site), or a worker (a large
+    site: cache.PARALLEL_CHECK_FILES). Yields the build's jobs and the pids that surveyed it."""
     if request.param == "in the build process":
         yield 1, lambda: []
         return
@@ -153,14 +153,14 @@ def output_check(request, monkeypatch, tmp_path):
 
     monkeypatch.setattr(build_cache, "PARALLEL_CHECK_FILES", 0)
     log = tmp_path / "checked-by"
-    real = PreviousOutput.holds_exactly
+    real = PreviousOutput.survey
 
     def logged(self):
         with open(log, "a") as f:   # the worker's memory goes with it: its pid is written down
             f.write(f"{os.getpid()}\n")
         return real(self)
 
-    monkeypatch.setattr(PreviousOutput, "holds_exactly", logged)
+    monkeypatch.setattr(PreviousOutput, "survey", logged)
     yield 2, lambda: [int(pid) for pid in log.read_text().split()] if log.exists() else []
 
 
@@ -403,14 +403,16 @@ def test_files_an_edit_does_not_make_again_are_made_when_the_output_lost_them(pr
     assert_same_as_clean(proj, tmp_path)
 
 
-def test_a_build_with_inputs_changed_stops_the_output_check(proj, tmp_path, output_check):
+def test_a_build_with_inputs_changed_uses_the_survey_of_its_output(proj, tmp_path, output_check):
+    """The survey that tells a build with nothing to do that its output is intact tells an edit
+    what to keep and what to delete: one survey, by one worker, reaped."""
     jobs, checked_by = output_check
     build(options(proj, jobs=jobs))
     edit(first_paper(proj), "\n---\n", "\n---\nAn edit.\n\n")
     assert build(options(proj, jobs=jobs)).rendered > 0
     if jobs > 1:
-        assert len(checked_by()) <= 1   # started, then stopped or finished; its answer unused
-        for pid in checked_by():   # stopped and reaped: neither running nor left a zombie
+        assert len(checked_by()) == 1 and os.getpid() not in checked_by()
+        for pid in checked_by():   # reaped: neither running nor left a zombie
             with pytest.raises(ProcessLookupError):
                 os.kill(pid, 0)
     assert not [p for p in proj.iterdir() if p.name.startswith(".site.tmp-")]
@@ -818,17 +820,17 @@ def test_an_output_restored_from_a_ci_cache_is_kept_by_its_bytes(proj, tmp_path)
 
 
 @pytest.mark.parametrize("jobs", [1, 2])
-def test_the_previous_output_linked_in_while_the_build_runs(proj, tmp_path, monkeypatch, jobs):
-    """BuildCache.link_previous links the previous output's intact files into the new tree in a
-    worker, while the build writes what it makes anew over them: what was edited, added, removed
-    or tampered with still comes out as a clean build's, and the manifest names each file as it is
-    (the entries of the files linked in are carried over, every other one is new)."""
+def test_an_edit_patches_the_previous_output_in_place(proj, tmp_path, monkeypatch, jobs):
+    """An edit writes only what it makes anew and deletes what it no longer makes: what was edited,
+    added, removed or tampered with still comes out as a clean build's, the files it keeps are
+    the same files, and the manifest names each file as it is (the entries of the files kept are
+    carried over, every other one is new)."""
     monkeypatch.setattr(workers, "MIN_PARALLEL_ITEMS", 8)
     build(options(proj, jobs=jobs))
     papers = sorted((proj / "content" / "papers").glob("*.md"))
-    edit(papers[2], "\n---\n", "\n---\nAn edit while the previous output is linked in.\n\n")
+    edit(papers[2], "\n---\n", "\n---\nAn edit while the previous output is surveyed.\n\n")
     gone = papers[4].stem
-    edit(papers[4], f"slug: {gone}\n", "slug: a-renamed-paper\n")   # its old page is linked in, then taken out
+    edit(papers[4], f"slug: {gone}\n", "slug: a-renamed-paper\n")   # its old page is deleted
     site = proj / "site"
     (site / "tags" / "index.html").write_text("tampered", encoding="utf-8")
     (site / "papers.bib").unlink()   # made by the search and exports worker
@@ -836,9 +838,9 @@ def test_the_previous_output_linked_in_while_the_build_runs(proj, tmp_path, monk
     inode = kept.stat().st_ino
     result = build(options(proj, jobs=jobs))
     assert 0 < result.rendered < result.reused
-    assert kept.stat().st_ino == inode   # an untouched page is the previous output's file, linked
+    assert kept.stat().st_ino == inode   # an untouched page is the previous output's file
     assert not (site / "papers" / f"{gone}.html").exists()
-    assert not list(site.parent.glob(".site.tmp-*")) and not list(site.rglob(".*.part-*"))
+    assert not [p for p in site.parent.iterdir() if p.name.startswith((".site.tmp-", ".site.patch-"))]
     manifest = store_module.read_sealed(state_path(default_cache_path(site)), CODE)[0]["manifest"]
     for path, (_, *identity) in manifest.items():
         st = os.stat(site / path)
@@ -847,8 +849,8 @@ def test_the_previous_output_linked_in_while_the_build_runs(proj, tmp_path, monk
 
 
 def test_pages_no_longer_made_leave_no_empty_folder(proj, tmp_path):
-    """The previous output's pages are all linked into the new tree first: those a build no longer
-    makes are taken out, with the folders that leaves empty, as a clean build has none."""
+    """The pages a build no longer makes are deleted from the previous output, with the folders
+    that leaves empty, as a clean build has none."""
     with open(proj / "site.yml", "a", encoding="utf-8") as f:
         f.write("per_page: 7\n")
     build(options(proj, jobs=2))
@@ -862,7 +864,7 @@ def test_pages_no_longer_made_leave_no_empty_folder(proj, tmp_path):
 
 
 def author_inodes(root: Path) -> dict[str, int]:
-    """Each author page's inode: a page kept from the previous output is linked, a rendered one is new."""
+    """Each author page's inode: a page kept from the previous output is the same file, a rendered one is new."""
     return {path.name: path.stat().st_ino for path in (root / "site" / "authors").rglob("*.html")}
 
 
@@ -902,11 +904,11 @@ def test_adding_and_editing_authors_yml(proj, tmp_path):
 
 
 @pytest.mark.parametrize("jobs", [1, 2])
-def test_search_and_export_files_are_linked_and_only_those_that_changed_written(proj, tmp_path, monkeypatch, jobs):
-    """The previous output's search and export files are linked in by the link worker, as its pages
-    are; the search and exports worker writes only the files whose bytes changed (and one tampered
+def test_search_and_export_files_are_kept_and_only_those_that_changed_written(proj, tmp_path, monkeypatch, jobs):
+    """The previous output's search and export files are kept where they are, as its pages are;
+    the search and exports worker writes only the files whose bytes changed (and one tampered
     with), and the files no longer made (the last result-store chunk, once three papers are
-    deleted) are taken out."""
+    deleted) are deleted."""
     monkeypatch.setattr(stages, "build_search_files", partial(search.build_search_files, shard_from=0))
     build(options(proj, jobs=jobs))
     folder = proj / "site" / "assets" / "search"
@@ -917,9 +919,9 @@ def test_search_and_export_files_are_linked_and_only_those_that_changed_written(
     edit(first_paper(proj), "\n---\n", "\n---\nAn edit with a word of its own: zyzzogeton.\n\n")
     build(options(proj, jobs=jobs))
     after = {p.name: p.stat().st_ino for p in folder.iterdir()}
-    linked = [name for name, inode in after.items() if before.get(name) == inode]
-    assert len(linked) > len(after) // 2   # the previous output's files, but for those the edit changed
-    assert "s-0.js" not in linked and tampered.read_text(encoding="utf-8") != "tampered"
+    kept = [name for name, inode in after.items() if before.get(name) == inode]
+    assert len(kept) > len(after) // 2   # the previous output's files, but for those the edit changed
+    assert "s-0.js" not in kept and tampered.read_text(encoding="utf-8") != "tampered"
     assert_same_as_clean(proj, tmp_path)
     for path in sorted((proj / "content" / "papers").glob("*.md"))[-3:]:
         path.unlink()

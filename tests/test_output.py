@@ -1,17 +1,24 @@
-"""Writing the site: a new tree beside the output, swapped in whole; refusal to wipe what is not ours."""
+"""Writing the site: a new tree beside the output, swapped in whole or put in place as a patch; refusal to wipe what is not ours."""
 
 from __future__ import annotations
 
 import fcntl
 import os
+import shutil
 import time
 from pathlib import Path
 
 import pytest
 
-from papersite import urls
+from papersite import output, urls
 from papersite.errors import SiteError
-from papersite.output import Staging, check_output_target, temp_siblings, trash_siblings
+from papersite.output import (
+    Staging,
+    check_output_target,
+    patch_siblings,
+    temp_siblings,
+    trash_siblings,
+)
 
 
 def write_site(out: Path, files: dict[str, str]) -> None:
@@ -41,16 +48,74 @@ def test_a_failed_build_leaves_the_previous_output_and_no_temp(tmp_path):
     assert temp_siblings(out) == []
 
 
-def test_linked_files_are_the_previous_outputs_own_and_survive_the_swap(tmp_path):
+def test_a_patch_writes_what_changed_and_deletes_what_is_gone_in_place(tmp_path):
     out = tmp_path / "site"
-    write_site(out, {"kept.html": "kept", "gone.html": "gone"})
+    write_site(out, {"kept.html": "kept", "changed.html": "old", "gone/page-2.html": "gone"})
     inode = (out / "kept.html").stat().st_ino
     with Staging(out) as staging:
-        assert staging.link("kept.html", str(out / "kept.html"))
-        staging.write("new.html", "new")
-        staging.commit()
-    assert (out / "kept.html").read_text() == "kept" and (out / "kept.html").stat().st_ino == inode
-    assert sorted(p.name for p in out.iterdir()) == sorted(["kept.html", "new.html", urls.MARKER])
+        staging.write("changed.html", "new")
+        staging.write("added/new.html", "added")
+        staging.commit(removed={"gone/page-2.html"})
+    assert (out / "kept.html").stat().st_ino == inode   # never rewritten
+    assert snapshot(out) == {"kept.html": "kept", "changed.html": "new", "added/new.html": "added",
+                             urls.MARKER: output.MARKER_TEXT.decode()}
+    assert not (out / "gone").exists()   # the folder it leaves empty goes too
+    assert temp_siblings(out) == [] and patch_siblings(out) == []
+
+
+def snapshot(out: Path) -> dict[str, str]:
+    return {p.relative_to(out).as_posix(): p.read_text() for p in out.rglob("*") if p.is_file()}
+
+
+def committed_patch(out: Path, files: dict[str, str], removed: set[str], monkeypatch) -> Path:
+    """A patch committed but not yet put in place, as a build killed right after its commit leaves it."""
+    with Staging(out) as staging, monkeypatch.context() as patching:
+        for name, text in files.items():
+            staging.write(name, text)
+        patching.setattr(output, "apply_patch", lambda patch, out: None)
+        staging.commit(removed=removed)
+    [patch] = patch_siblings(out)
+    return patch
+
+
+@pytest.mark.parametrize("done", ["nothing", "the deletions", "the deletions and a file"])
+def test_a_patch_a_kill_cut_short_is_finished_by_the_next_build(tmp_path, monkeypatch, done):
+    out = tmp_path / "site"
+    write_site(out, {"a.html": "one", "b.html": "two", "old/x.html": "x"})
+    patch = committed_patch(out, {"a.html": "ONE", "new/y.html": "y"}, {"old/x.html"}, monkeypatch)
+    if done != "nothing":   # how far the killed build got putting it in place
+        (patch / output.PATCH_REMOVALS).unlink()
+        output.remove_file(out, "old/x.html")
+    if done == "the deletions and a file":
+        os.replace(patch / "a.html", out / "a.html")
+    output.recover_output(out)
+    assert snapshot(out) == {"a.html": "ONE", "b.html": "two", "new/y.html": "y", urls.MARKER: output.MARKER_TEXT.decode()}
+    assert patch_siblings(out) == []
+
+
+def test_a_patch_for_a_site_deleted_since_is_dropped(tmp_path, monkeypatch):
+    out = tmp_path / "site"
+    write_site(out, {"a.html": "one"})
+    committed_patch(out, {"a.html": "two"}, set(), monkeypatch)
+    shutil.rmtree(out)
+    output.recover_output(out)
+    assert not out.exists() and patch_siblings(out) == []
+
+
+def test_a_patch_deletes_links_and_empty_folders_without_following_a_link(tmp_path):
+    """What was put in the site by hand goes as a clean build would leave it; a link to a folder
+    elsewhere is deleted as a link, and nothing in that folder is touched."""
+    out, elsewhere = tmp_path / "site", tmp_path / "elsewhere"
+    write_site(out, {"a.html": "one"})
+    elsewhere.mkdir()
+    (elsewhere / "mine.txt").write_text("mine")
+    (out / "data").symlink_to(elsewhere)
+    (out / "empty" / "deeper").mkdir(parents=True)
+    with Staging(out) as staging:
+        staging.write("a.html", "two")
+        staging.commit(removed={"data", "empty/deeper/"})
+    assert sorted(p.name for p in out.iterdir()) == sorted(["a.html", urls.MARKER])
+    assert (elsewhere / "mine.txt").read_text() == "mine"
 
 
 def test_stale_temp_directories_are_removed(tmp_path):

@@ -1,8 +1,9 @@
 """One build's use of the cache: the input digests, the previous build's states and output, and what this build keeps.
 
 The pipeline opens a `BuildCache`, asks it whether anything changed at all, hands each stage
-the state `previous(name)` gives, renders only the pages the previous output lacks and links
-the others (`render_pages`), writes the rest through it, and saves the states the stages returned.
+the state `previous(name)` gives, renders only the pages the previous output lacks and keeps
+the others (`render_pages`), writes the rest through it, commits the output (a patch of the
+previous one, where there is one to keep) and saves the states the stages returned.
 """
 
 from __future__ import annotations
@@ -17,8 +18,8 @@ from ..digests import Fingerprints, digest, fingerprint
 from ..errors import Problem
 from ..output import Deferred, Staging
 from .inputs import FileDigests, code_version, input_version, read_inputs, tree_version
-from .reuse import (PageRecords, PreviousOutput, content_digest, kept_pages, link_intact, output_manifest, page_key,
-                    page_keys, place_files, record_pages)
+from .reuse import (PageRecords, PreviousOutput, Survey, content_digest, kept_pages, output_manifest, page_key, page_keys,
+                    place_files, record_pages)
 from .store import Store, default_cache_path, read_sealed, state_path, templates_path, worker_path
 
 
@@ -30,7 +31,7 @@ class WarmCache:
     store: Store | None = None
 
 
-# From this many output files a build checks its previous output in a worker (`BuildCache.output_check`).
+# From this many output files a build surveys its previous output in a worker (`BuildCache.survey`).
 PARALLEL_CHECK_FILES = 10_000
 
 
@@ -49,11 +50,12 @@ class BuildCache:
         self.last: dict = {} if self.clean else read_sealed(state_path(self.path), self.code)[0] or {}
         self.files = FileDigests(self.last.get("files"))
         self.output = PreviousOutput(self.out, self.last.get("manifest"))
-        # A build with nothing to do stats every input and every output file, at 100,000 papers
-        # 100,000 and 400,000: the output is checked on another core meanwhile (a small site's
-        # check costs less than the fork).
-        self.output_check = (workers.Background(self.output.holds_exactly, self.jobs)
-                             if "input" in self.last and len(self.output.manifest) >= PARALLEL_CHECK_FILES else None)
+        # Every build with a previous output stats all its files, at 100,000 papers 400,000: one
+        # with nothing to do to know that it is intact, any other to know what to keep and what to
+        # delete. That is done on another core meanwhile (a small site's survey costs less than
+        # the fork, and is made when it is needed).
+        self.surveying = (workers.Background(self.output.survey, self.jobs if len(self.output.manifest) >= PARALLEL_CHECK_FILES else 1)
+                          if self.output.manifest else None)
         # With a previous build to compare with, this build's input version is taken now: it may
         # be the last one's, and then nothing need be done. Else (a first build, or --clean) it is
         # taken when the build is saved, from the digests its stages took as they read the inputs:
@@ -66,9 +68,7 @@ class BuildCache:
         self.store = Store(self.path, self.code)
         self.digests: dict[str, bytes] = {}   # of this build's output files
         self.kept: dict = {}                  # pages kept from the previous output
-        self.linking: workers.Background | None = None   # the previous output's pages, being linked in ...
-        self.copied: set[str] = set()         # ... those of them that had to be copied
-        self.carried: set[str] = set()        # other files linked from it, each the file its manifest names
+        self.carried: set[str] = set()        # other files kept from it, each the file its manifest names
 
     @classmethod
     def for_output(cls, out: Path, cache_dir: Path | None, inputs: list[Path], read_later: Path, base_url: str | None,
@@ -80,12 +80,22 @@ class BuildCache:
 
     def unchanged(self) -> bool:
         """True when no input changed since the last build and its output is intact: that output is this build's."""
-        check, self.output_check = self.output_check, None
         if self.version is None or self.last.get("input") != self.version or not self.output.manifest:
-            if check is not None:
-                check.cancel()
             return False
-        return check.result() if check is not None else self.output.holds_exactly()
+        return self.survey().exact
+
+    def survey(self) -> Survey | None:
+        """The previous output as found (PreviousOutput.survey), once the worker making it is done;
+        from then on the output's files are judged by it, without a stat. None without a previous output."""
+        if self.surveying is not None:
+            self.output.take(self.surveying.result())
+            self.surveying = None
+        return self.output.surveyed
+
+    def stop_survey(self) -> None:
+        if self.surveying is not None:
+            self.surveying.cancel()
+            self.surveying = None
 
     def last_result(self) -> tuple[tuple[Problem, ...], tuple[Problem, ...], int, int]:
         """(warnings, notes, pages, files) of the build whose output this is."""
@@ -125,36 +135,11 @@ class BuildCache:
 
     # --- this build ---------------------------------------------------------------------
 
-    def link_previous(self, staging: Staging, jobs: int) -> None:
-        """Link every page of the previous output that is still as it was into `staging`, in a worker
-        while the build goes on (the stages' imports, the cache, the stages themselves): the pages
-        an edit keeps are then in place before it knows which they are, and a page it renders anew
-        replaces its link (Staging.write). `commit` takes out the pages it no longer makes."""
-        if not self.output.manifest:
-            return
-        staging.shared = True
-        self.linking = workers.Background(partial(link_intact, staging, self.output), jobs)
-
-    def linked_previous(self) -> None:
-        """Wait for `link_previous`; which files of the previous output were intact, then, is known without a stat."""
-        if self.linking is None:
-            return
-        missing, moved, copied = self.linking.result()
-        self.linking = None
-        self.output.checked.update((path, path not in missing) for path in self.output.manifest)
-        self.output.moved |= moved
-        self.copied |= copied
-
-    def cancel_linking(self) -> None:
-        if self.linking is not None:
-            self.linking.cancel()
-            self.linking = None
-
     def render_pages(self, plan: Sequence, render: Callable, staging: Staging, templates: Path, chrome, jobs: int,
                      on_progress: Callable[[int], None]) -> PageRecords:
         """Every page of the plan into `staging`: rendered (by the workers, which write what they
-        render), or kept from the previous output when it already holds that page (`link_previous`
-        put it there). The page records for the next build.
+        render), or kept from the previous output when it already holds that page. The page
+        records for the next build.
 
         A page's key is the code, the templates and the chrome (what every page shows), and its spec."""
         shared = digest(self.code + tree_version(templates, files=self.files) + fingerprint(chrome))
@@ -162,7 +147,7 @@ class BuildCache:
         records = self.previous("pages")
         # With nothing to keep (a cold build), each page's key is taken by the worker rendering it.
         keys = page_keys(plan, shared) if records else None
-        self.linked_previous()
+        self.survey()
         kept = kept_pages(paths, keys, records, self.output) if keys is not None else {}
         todo = [spec for spec in plan if spec.path not in kept]
         made = workers.ordered_map(partial(write_page, render, staging, None if keys is not None else shared), todo, jobs,
@@ -181,20 +166,23 @@ class BuildCache:
 
     def add_written(self, digests: dict[str, bytes], unchanged: set[str]) -> None:
         """Files a worker made, by their digests; `unchanged`: those it found in the previous output
-        byte for byte, which it left to `link_previous` to link (their manifest entries still hold:
-        a stat each spared, most of a large site's search files). It wrote the others itself."""
+        byte for byte, which it left there (their manifest entries still hold: a stat each spared,
+        most of a large site's search files). It wrote the others itself."""
         self.digests.update(digests)
         self.carried |= unchanged
 
     def commit(self, staging: Staging) -> None:
-        """Swap the new output in; what each of its files is, for the next build to check."""
-        self.linked_previous()
+        """Put the new output in place: as a patch of the previous one, which deletes the files this
+        build does not make (those the previous one made, and those put there by hand); else whole.
+        What each of its files is, for the next build to check."""
+        found = self.survey()
         previous = self.output.manifest
-        for path in previous.keys() - self.digests.keys():
-            staging.remove(path)
-        staging.commit()
-        linked = (self.kept.keys() | self.carried) - self.copied - self.output.moved
-        self.manifest = output_manifest(self.out, self.digests, previous, linked)
+        if found is not None and found.marked:
+            staging.commit(removed=(previous.keys() | found.strays) - self.digests.keys())
+        else:
+            staging.commit()
+        kept = (self.kept.keys() | self.carried) - self.output.moved
+        self.manifest = output_manifest(self.out, self.digests, previous, kept)
 
     def save(self, states: dict, warnings: tuple[Problem, ...], notes: tuple[Problem, ...], pages: int, files: int,
              warm: WarmCache | None) -> None:

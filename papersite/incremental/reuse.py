@@ -6,29 +6,29 @@ A page is kept only when both hold:
    title, breadcrumbs and every value its template is given) and of what every page shows (the
    code, the templates, the chrome). A template sees nothing else (render/plan.py), so equal
    keys mean equal pages. The search index and the exports are made anew by every build that is
-   not skipped whole; only a changed file is written, an identical one is linked.
+   not skipped whole; only a changed file is written, an identical one is kept.
 2. **The file on disk is the one that build wrote.** The manifest records each output file's
    content digest, inode, size and modification time; a file that was edited, replaced or
    deleted since does not match and is made again.
 
-Every file of the previous output that is still as it was is hard-linked (copied where links are
-not possible) into the new tree by a worker as the build starts (`link_intact`, on another core
-while the build imports its stages and runs them); a file the build makes anew with other bytes
-replaces its link (the pages it renders, the search and export files that changed), one it no
-longer makes is taken out. The new tree is still swapped in whole.
+A worker surveys the previous output as the build starts (`PreviousOutput.survey`, on another
+core while the build imports its stages and runs them): which of its files are still as recorded,
+and which files it holds that the manifest does not name. A kept file stays where it is; the build
+writes only the files it makes anew with other bytes, and the patch it commits (output.py) puts
+them in place and deletes the files it no longer makes and those it never made.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from .. import urls
 from ..digests import Fingerprints, Unfingerprintable, digest, leaf
 from ..inputs.files import stat_identity
 from ..output import Deferred, Staging, file_digest
-from .inputs import walk_files
 
 # path -> (page key, digest of the HTML made), for the next build
 PageRecords = dict[str, tuple[bytes, bytes]]
@@ -54,8 +54,8 @@ def content_digest(value: str | bytes | Reused) -> bytes:
 
 def place_files(staging: Staging, previous: PreviousOutput, files: Mapping[str, str | bytes | Deferred]) -> tuple[dict[str, bytes], set[str]]:
     """Each file's digest, and which of them the `previous` output holds byte for byte: those are
-    not written (the build's link worker links them: BuildCache.link_previous), the others are, into
-    `staging`, a Deferred one made only now."""
+    not written (they stay where they are), the others are, into `staging`, a Deferred one made
+    only now."""
     digests, unchanged = {}, set()
     for name, data in files.items():
         digests[name] = data.digest if isinstance(data, Deferred) else file_digest(data)
@@ -112,6 +112,21 @@ def page_key(fingerprints: Fingerprints, shared: bytes, spec) -> bytes | None:
         return None
 
 
+@dataclass(frozen=True)
+class Survey:
+    """The previous output as found on disk, against its manifest."""
+
+    missing: frozenset[str]   # files of the manifest not as recorded: edited, replaced or deleted since
+    moved: frozenset[str]     # files with the recorded bytes under another inode or time
+    strays: frozenset[str]    # what the manifest does not name: files, links, empty folders (with a final /)
+    marked: bool              # the marker is there
+
+    @property
+    def exact(self) -> bool:
+        """The output holds exactly the files of the manifest (and the marker), each as recorded."""
+        return self.marked and not self.missing and not self.strays
+
+
 class PreviousOutput:
     """The output directory as the previous build wrote it (its manifest), checked file by file."""
 
@@ -121,16 +136,19 @@ class PreviousOutput:
         self.checked: dict[str, bool] = {}
         self.moved: set[str] = set()           # files with the recorded bytes under another inode or time
         self.prefix = os.path.join(out, "")   # thousands of stats: no Path objects
+        self.surveyed: Survey | None = None
 
     def on_disk(self, path: str) -> Reused | None:
         """The previous build's file at `path`, if it is still exactly what that build wrote.
 
-        Inode, size and time say so at the cost of a stat. A file with the recorded size but
-        another inode or time (an output restored from a CI cache, copied, or touched) is read
-        and judged by its digest."""
+        Inode, size and time say so at the cost of a stat (none once the output is surveyed). A
+        file with the recorded size but another inode or time (an output restored from a CI cache,
+        copied, or touched) is read and judged by its digest."""
         entry = self.manifest.get(path)
         if entry is None:
             return None
+        if self.surveyed is not None:
+            return None if path in self.surveyed.missing else Reused(entry[0])
         ok = self.checked.get(path)
         if ok is None:
             ok = self.check(path, entry)
@@ -152,43 +170,54 @@ class PreviousOutput:
             self.moved.add(path)
         return same
 
-    def all_as_recorded(self) -> bool:
-        """`on_disk` for every file of the manifest, its common case (a stat that matches) inline:
-        a build with nothing to do checks every output file, 400,000 at 100,000 papers, and the
-        calls cost more than the stats (bench/README.md)."""
-        stat, prefix = os.stat, self.prefix
+    def survey(self) -> Survey:
+        """Every file of the manifest checked (`on_disk`, its common case, a stat that matches,
+        inline: at 100,000 papers 400,000 files, whose calls cost more than their stats), and
+        everything else the output holds. A file is the previous build's only where that build
+        put it: in a folder, not through a link (a link to a folder is a stray, deleted as a link)."""
+        try:
+            present, empty = walk_output(self.prefix)
+        except OSError:
+            present, empty = set(), []
+        stat, prefix, missing = os.stat, self.prefix, set()
         for path, (_, inode, size, mtime) in self.manifest.items():
+            if path not in present:
+                missing.add(path)
+                continue
             try:
                 st = stat(prefix + path)
             except OSError:
-                return False
+                missing.add(path)
+                continue
             if (st.st_mtime_ns != mtime or st.st_ino != inode or st.st_size != size) and self.on_disk(path) is None:
-                return False
-        return True
+                missing.add(path)
+        strays = present.difference(self.manifest, (urls.MARKER,))
+        return Survey(frozenset(missing), frozenset(self.moved), frozenset(strays.union(empty)),
+                      urls.MARKER in present and os.path.isfile(prefix + urls.MARKER))
 
-    def holds_exactly(self) -> bool:
-        """True when the directory holds exactly the files of the manifest (and the marker), each as recorded."""
-        if not self.manifest or not os.path.isfile(self.prefix + urls.MARKER) or not self.all_as_recorded():
-            return False
-        try:
-            present = set(walk_files(str(self.out)))
-        except OSError:
-            return False
-        return present == self.manifest.keys() | {urls.MARKER}
+    def take(self, survey: Survey) -> None:
+        """Judge the files by `survey` (made by a worker) from now on."""
+        self.surveyed = survey
+        self.moved |= survey.moved
 
 
-def link_intact(staging, output: PreviousOutput) -> tuple[set[str], set[str], set[str]]:
-    """Every file of the previous output that is still as it was, linked into `staging` (in a worker,
-    while the build goes on: a stat and a link for each of hundreds of thousands of files at
-    anthology scale, which an edit keeps almost all of). (The files that were not, those found by
-    their digest, those copied.)"""
-    missing, copied = set(), set()
-    for path in output.manifest:
-        if output.on_disk(path) is None:
-            missing.add(path)
-        elif not staging.link(path, output.prefix + path):
-            copied.add(path)
-    return missing, output.moved, copied
+def walk_output(prefix: str) -> tuple[set[str], list[str]]:
+    """Everything under the folder `prefix` but folders, relative to it (links not followed), and
+    the folders with nothing in them (with a final /)."""
+    found, empty = set(), []
+    folders = [""]
+    while folders:
+        rel = folders.pop()
+        with os.scandir(prefix + rel) as scan:
+            entries = list(scan)
+        if not entries and rel:
+            empty.append(rel)
+        for entry in entries:
+            if entry.is_dir(follow_symlinks=False):
+                folders.append(rel + entry.name + "/")
+            else:
+                found.add(rel + entry.name)
+    return found, empty
 
 
 def kept_pages(paths: Sequence[str], keys: Sequence[bytes | None], records: PageRecords | None,
@@ -219,14 +248,14 @@ def record_pages(paths: Sequence[str], keys: Sequence[bytes | None], digests: Ma
     return records
 
 
-def output_manifest(out: Path, digests: Mapping[str, bytes], previous: Manifest, linked: set[str]) -> Manifest:
+def output_manifest(out: Path, digests: Mapping[str, bytes], previous: Manifest, kept: set[str]) -> Manifest:
     """What each output file is, for the next build to check its previous output against. A
-    file linked from the previous output is the same inode: its `previous` entry still holds
-    (`linked` leaves out files whose entry was stale)."""
+    file kept from the previous output is the same inode: its `previous` entry still holds
+    (`kept` leaves out files whose entry was stale)."""
     manifest: Manifest = {}
     prefix = os.path.join(out, "")
     for path, known in digests.items():
-        if path in linked and path in previous:
+        if path in kept and path in previous:
             manifest[path] = previous[path]
             continue
         try:
