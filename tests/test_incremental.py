@@ -944,8 +944,14 @@ def test_the_search_and_exports_worker_starts_before_the_author_pages_are_made(p
     monkeypatch.setattr(stages, "with_authors", lambda *args: events.append("with_authors") or with_authors(*args))
     build(options(proj, jobs=2))
     assert events == ["publish_side_files", "with_authors"]
-    bibs = sorted((proj / "site" / "authors").glob("*.bib"))   # made from the people, not their pages
-    assert bibs and all(bib.read_text(encoding="utf-8").count("@inproceedings") >= 2 for bib in bibs)
+    # Made from the people, not their pages: each lists exactly its author's papers, newest first
+    # (in the site's order within a year), as the author's page does.
+    papers = json.loads((proj / "site" / "papers.json").read_text(encoding="utf-8"))["papers"]
+    bibs = sorted((proj / "site" / "authors").glob("*.bib"))
+    assert bibs
+    for bib in bibs:
+        theirs = sorted((paper for paper in papers if bib.stem in paper["author_slugs"]), key=lambda paper: -paper["year"])
+        assert re.findall(r"^@\w+\{([^,]+),", bib.read_text(encoding="utf-8"), re.M) == [paper["bibtex_key"] for paper in theirs]
 
 
 def test_the_search_and_exports_worker_writes_each_kind_of_file_before_making_the_next(proj, monkeypatch):
@@ -975,3 +981,28 @@ def test_the_search_and_exports_worker_writes_each_kind_of_file_before_making_th
     assert "papers.bib" in exports_batch and not any(name.startswith("assets/search") for name in exports_batch)
     assert making_bibtex == "making BibTeX" and bibtex_batch == ["assets/search-bibtex.js"]
     assert {".nojekyll", "robots.txt"} <= set(feeds_batch)
+
+
+def test_a_page_saved_while_the_build_reads_it_is_built_again_even_when_saved_back(proj, monkeypatch):
+    """The build takes the inputs' version as it starts, then reads an edited page: one saved in
+    between is in the output but not in that version. Saved back as it was, the inputs would
+    match the version again, and the next build would keep an output showing the other text."""
+    build(options(proj))
+    paper = first_paper(proj)
+    edit(paper, "\n---\n", "\n---\nA first edit.\n\n")
+    started_with = paper.read_text(encoding="utf-8")
+    load_content = stages.load_content
+
+    def saved_meanwhile(*args, **kwargs):
+        paper.write_text(started_with.replace("A first edit.", "A second edit, saved as the build read it."), encoding="utf-8")
+        return load_content(*args, **kwargs)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(stages, "load_content", saved_meanwhile)
+        build(options(proj))
+    page = proj / "site" / "papers" / f"{slug_of(paper)}.html"
+    assert "A second edit" in page.read_text(encoding="utf-8")
+    paper.write_text(started_with, encoding="utf-8")
+    result = build(options(proj))
+    assert result.rendered > 0
+    assert "A first edit." in page.read_text(encoding="utf-8") and "A second edit" not in page.read_text(encoding="utf-8")

@@ -191,7 +191,7 @@ class BuildCache:
         if self.version is None:
             self.version = input_version(self.inputs, self.base_url, self.code, self.files)
         # An input edited while this build ran may or may not be in its output: record no input version then.
-        edited_meanwhile = input_version(self.inputs, self.base_url, self.code, FileDigests(self.files.seen)) != self.version
+        edited_meanwhile = self.files.changed_since_read()
         self.store.save(states, {"input": None if edited_meanwhile else self.version, "files": self.files.seen,
                                  "manifest": self.manifest, "warnings": warnings, "notes": notes,
                                  "page_count": pages, "file_count": files})

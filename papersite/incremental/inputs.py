@@ -46,6 +46,7 @@ class FileDigests:
         self.known = known if isinstance(known, dict) else {}
         self.seen: dict[str, tuple] = {}     # what the next build may trust
         self.done: dict[str, bytes] = {}     # what this build has read
+        self.stamps: dict[str, tuple] = {}   # ... each file's identity as it was read
         self.trusted_before = time.time_ns() - int(self.RACY_SECONDS * 1e9)   # an mtime before this is remembered
 
     def of(self, path: str, data: bytes | None = None) -> bytes:
@@ -75,6 +76,7 @@ class FileDigests:
         if st.st_mtime_ns < self.trusted_before:
             self.seen[path] = (stamp, value)
         self.done[path] = value
+        self.stamps[path] = stamp
         return value
 
     def learn(self, path: str, identity: tuple[int, int, int], value: bytes) -> None:
@@ -85,6 +87,24 @@ class FileDigests:
         if identity[2] < self.trusted_before:
             self.seen[path] = (identity, value)
         self.done[path] = value
+        self.stamps[path] = identity
+
+    def changed_since_read(self) -> bool:
+        """True when a file this build read is no longer what it read: edited, replaced or deleted
+        since. A stat each; a file modified within RACY_SECONDS is read again, as its time may not
+        show a second edit. (A file added since is not in the input version a build takes as it
+        starts, so the next build finds it; a first build takes its version at the end.)"""
+        for path, stamp in self.stamps.items():
+            try:
+                if stat_identity(os.stat(path)) != stamp:
+                    return True
+                if path not in self.seen:
+                    with open(path, "rb") as f:
+                        if digest(f.read()) != self.done[path]:
+                            return True
+            except OSError:
+                return True
+        return False
 
 
 def read_inputs(paths: list[Path], files: FileDigests, later: Path) -> None:
