@@ -388,6 +388,24 @@ def test_a_hand_edited_deleted_or_added_output_file_is_made_again_or_removed(pro
     assert_same_as_clean(proj, tmp_path)
 
 
+def test_an_edit_deletes_what_was_put_in_the_output_by_hand_without_following_a_link(proj, tmp_path, output_check):
+    """Files, links and empty folders put in the output go as a clean build would leave it; a link
+    to a folder elsewhere goes as a link, and what that folder holds stays."""
+    jobs, _ = output_check
+    build(options(proj, jobs=jobs))
+    site, elsewhere = proj / "site", tmp_path / "elsewhere"
+    (elsewhere / "papers").mkdir(parents=True)
+    (elsewhere / "papers" / "mine.html").write_text("mine", encoding="utf-8")
+    (site / "linked").symlink_to(elsewhere)
+    (site / "empty" / "deeper").mkdir(parents=True)
+    (site / "papers" / "stray.html").write_text("not ours", encoding="utf-8")
+    edit(first_paper(proj), "\n---\n", "\n---\nAn edit.\n\n")
+    assert 0 < build(options(proj, jobs=jobs)).rendered
+    assert not (site / "linked").is_symlink() and not (site / "empty").exists() and not (site / "papers" / "stray.html").exists()
+    assert (elsewhere / "papers" / "mine.html").read_text(encoding="utf-8") == "mine"
+    assert_same_as_clean(proj, tmp_path)
+
+
 def test_files_an_edit_does_not_make_again_are_made_when_the_output_lost_them(proj, tmp_path):
     """An edit that adds no page takes the sitemap and the static files from the previous output;
     one deleted or changed there since is made again."""

@@ -175,15 +175,17 @@ class PreviousOutput:
         inline: at 100,000 papers 400,000 files, whose calls cost more than their stats), and
         everything else the output holds. A file is the previous build's only where that build
         put it: in a folder, not through a link (a link to a folder is a stray, deleted as a link)."""
+        manifest, found, empty = self.manifest, [], []
         try:
-            present, empty = walk_output(self.prefix)
+            walk_output(self.prefix, "", found, empty)
         except OSError:
-            present, empty = set(), []
-        stat, prefix, missing = os.stat, self.prefix, set()
-        for path, (_, inode, size, mtime) in self.manifest.items():
-            if path not in present:
-                missing.add(path)
-                continue
+            found.clear()
+        strays = {path for path in found if path not in manifest}
+        # Every path found is found once: when as many of them as the manifest has are in it, none
+        # of its files is missing from the folders (the common case, without a set of them all).
+        missing = set() if len(found) - len(strays) == len(manifest) else manifest.keys() - set(found)
+        stat, prefix = os.stat, self.prefix
+        for path, (_, inode, size, mtime) in manifest.items():
             try:
                 st = stat(prefix + path)
             except OSError:
@@ -191,9 +193,9 @@ class PreviousOutput:
                 continue
             if (st.st_mtime_ns != mtime or st.st_ino != inode or st.st_size != size) and self.on_disk(path) is None:
                 missing.add(path)
-        strays = present.difference(self.manifest, (urls.MARKER,))
-        return Survey(frozenset(missing), frozenset(self.moved), frozenset(strays.union(empty)),
-                      urls.MARKER in present and os.path.isfile(prefix + urls.MARKER))
+        marked = urls.MARKER in strays and os.path.isfile(prefix + urls.MARKER)
+        strays.discard(urls.MARKER)
+        return Survey(frozenset(missing), frozenset(self.moved), frozenset(strays.union(empty)), marked)
 
     def take(self, survey: Survey) -> None:
         """Judge the files by `survey` (made by a worker) from now on."""
@@ -201,23 +203,19 @@ class PreviousOutput:
         self.moved |= survey.moved
 
 
-def walk_output(prefix: str) -> tuple[set[str], list[str]]:
-    """Everything under the folder `prefix` but folders, relative to it (links not followed), and
-    the folders with nothing in them (with a final /)."""
-    found, empty = set(), []
-    folders = [""]
-    while folders:
-        rel = folders.pop()
-        with os.scandir(prefix + rel) as scan:
-            entries = list(scan)
-        if not entries and rel:
-            empty.append(rel)
+def walk_output(prefix: str, rel: str, found: list[str], empty: list[str]) -> None:
+    """Everything under the folder `prefix` + `rel` but folders, relative to `prefix` (links not
+    followed), into `found`; the folders with nothing in them (with a final /) into `empty`."""
+    nothing = True
+    with os.scandir(prefix + rel) as entries:
         for entry in entries:
+            nothing = False
             if entry.is_dir(follow_symlinks=False):
-                folders.append(rel + entry.name + "/")
+                walk_output(prefix, rel + entry.name + "/", found, empty)
             else:
-                found.add(rel + entry.name)
-    return found, empty
+                found.append(rel + entry.name)
+    if nothing and rel:
+        empty.append(rel)
 
 
 def kept_pages(paths: Sequence[str], keys: Sequence[bytes | None], records: PageRecords | None,
