@@ -969,7 +969,7 @@ def test_the_search_and_exports_worker_starts_before_the_author_pages_are_made(p
     assert bibs
     for bib in bibs:
         theirs = sorted((paper for paper in papers if bib.stem in paper["author_slugs"]), key=lambda paper: -paper["year"])
-        assert re.findall(r"^@\w+\{([^,]+),", bib.read_text(encoding="utf-8"), re.M) == [paper["bibtex_key"] for paper in theirs]
+        assert re.findall(r"^@\w+\{([^,]+),", bib.read_text(encoding="utf-8"), re.MULTILINE) == [paper["bibtex_key"] for paper in theirs]
 
 
 def test_the_search_and_exports_worker_writes_each_kind_of_file_before_making_the_next(proj, monkeypatch):
