@@ -232,10 +232,13 @@ class Staging:
         holds the files this build changed, and `out` holds every other)."""
         try:
             write_file(self.prefix + urls.MARKER, MARKER_TEXT)
-            if removed is None or not self.out.is_dir():
+            if removed is None:
                 swap_in(self.root, self.out)
                 self.committed = True
                 return
+            if not self.out.is_dir():   # the tree holds only what changed: it is no site of its own
+                raise SiteError.at(str(self.out), None, "the site was deleted while this build ran; nothing was written: "
+                                                        "build again to write it whole")
             write_file(self.prefix + PATCH_REMOVALS, b"\0".join(os.fsencode(rel) for rel in sorted(removed)))
             patch = self.out.with_name(f".{self.out.name}.patch-{os.getpid()}")
             self.root.rename(patch)   # the commit: from here on, the next build finishes what this one does not
@@ -292,6 +295,10 @@ def remove_file(out: Path, rel: str) -> None:
             os.unlink(target)
     except FileNotFoundError:
         return
+    except OSError as exc:
+        if exc.errno != errno.ENOTEMPTY:
+            raise
+        return   # a file was put in the empty folder since: a stray the next build deletes
     folder = os.path.dirname(target)
     while folder != str(out) and not os.listdir(folder):
         os.rmdir(folder)

@@ -188,3 +188,25 @@ def test_empty_directory_and_previous_output_are_accepted(tmp_path):
     check_output_target(empty, [])
     write_site(tmp_path / "site", {"a.html": "x"})
     check_output_target(tmp_path / "site", [])
+
+
+def test_a_patch_for_a_site_deleted_while_the_build_ran_writes_nothing_and_says_so(tmp_path):
+    """The patch holds only what changed: put in the deleted site's place, it would be a site of a
+    few pages."""
+    out = tmp_path / "site"
+    write_site(out, {"a.html": "one", "b.html": "two"})
+    with pytest.raises(SiteError, match="the site was deleted while this build ran; nothing was written"), \
+            Staging(out) as staging:
+        staging.write("a.html", "ONE")
+        shutil.rmtree(out)
+        staging.commit(removed=set())
+    assert not out.exists() and temp_siblings(out) == [] and patch_siblings(out) == []
+
+
+def test_an_empty_folder_to_delete_that_was_filled_since_stays(tmp_path):
+    out = tmp_path / "site"
+    write_site(out, {"a.html": "one"})
+    (out / "was-empty").mkdir()
+    (out / "was-empty" / "new.txt").write_text("put there since")
+    output.remove_file(out, "was-empty/")
+    assert (out / "was-empty" / "new.txt").read_text() == "put there since"
