@@ -28,7 +28,7 @@ import multiprocessing
 import os
 import shutil
 import sys
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Hashable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -53,13 +53,14 @@ class Deferred:
     make: Callable[[], str | bytes]
 
 
-# What a build records of such a file for the next: (the digest of what it was made from, its digest).
-Made = tuple[bytes, bytes]
+# What a build records of such a file for the next: (what it was made from: a digest of that, or
+# plain values compared as they are; its digest).
+Made = tuple[Hashable, bytes]
 
 
-def made_once(make: Callable[[], str | bytes], made_from: bytes | None, last: Made | None,
+def made_once(make: Callable[[], str | bytes], made_from: Hashable | None, last: Made | None,
               reusable: bool = True) -> tuple[str | bytes | Deferred, Made | None]:
-    """The file `make()` makes from what `made_from` digests: Deferred, with the digest the last
+    """The file `make()` makes from what `made_from` names: Deferred, with the digest the last
     build recorded (`last`), when that build made it from the same and it is `reusable`; else made
     now. And what to record of it for the next build (nothing without a `made_from`)."""
     if reusable and made_from is not None and last is not None and last[0] == made_from:
