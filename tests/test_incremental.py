@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO, build_args, make_project
+from conftest import REPO, build_args, make_project, paper_text
 from papersite import stages, urls, workers
 from support.maps import without_map_points
 from papersite.cli import main
@@ -1024,3 +1024,24 @@ def test_a_page_saved_while_the_build_reads_it_is_built_again_even_when_saved_ba
     result = build(options(proj))
     assert result.rendered > 0
     assert "A first edit." in page.read_text(encoding="utf-8") and "A second edit" not in page.read_text(encoding="utf-8")
+
+
+def test_a_page_added_while_a_first_build_runs_is_built_next(proj, monkeypatch):
+    """A first build takes the inputs' version at its end: a page added after it listed the pages
+    is in that version but not in the output, and the next build must not take it as done."""
+    added = proj / "content" / "papers" / "added-meanwhile.md"
+    load_content = stages.load_content
+
+    def added_meanwhile(*args, **kwargs):
+        loaded = load_content(*args, **kwargs)
+        added.write_text(paper_text(id="added-0001", slug="added-meanwhile", title="Added while the first build ran"),
+                         encoding="utf-8")
+        return loaded
+
+    with monkeypatch.context() as patch:
+        patch.setattr(stages, "load_content", added_meanwhile)
+        build(options(proj))
+    assert not (proj / "site" / "papers" / "added-meanwhile.html").exists()
+    result = build(options(proj))
+    assert result.rendered > 0
+    assert "Added while the first build ran" in (proj / "site" / "papers" / "added-meanwhile.html").read_text(encoding="utf-8")

@@ -188,10 +188,13 @@ class BuildCache:
              warm: WarmCache | None) -> None:
         """Keep the stages' new states and what the next build checks first: the input version, the
         output's manifest, this build's warnings."""
-        if self.version is None:
-            self.version = input_version(self.inputs, self.base_url, self.code, self.files)
         # An input edited while this build ran may or may not be in its output: record no input version then.
-        edited_meanwhile = self.files.changed_since_read()
+        late = False
+        if self.version is None:
+            read = len(self.files.stamps)
+            self.version = input_version(self.inputs, self.base_url, self.code, self.files)
+            late = self.files.modified_since_start(read)
+        edited_meanwhile = late or self.files.changed_since_read()
         self.store.save(states, {"input": None if edited_meanwhile else self.version, "files": self.files.seen,
                                  "manifest": self.manifest, "warnings": warnings, "notes": notes,
                                  "page_count": pages, "file_count": files})

@@ -7,6 +7,7 @@ import os
 import sys
 import time
 from importlib import metadata
+from itertools import islice
 from pathlib import Path
 
 from ..digests import DIGEST_SIZE, digest
@@ -93,7 +94,7 @@ class FileDigests:
         """True when a file this build read is no longer what it read: edited, replaced or deleted
         since. A stat each; a file modified within RACY_SECONDS is read again, as its time may not
         show a second edit. (A file added since is not in the input version a build takes as it
-        starts, so the next build finds it; a first build takes its version at the end.)"""
+        starts, so the next build finds it; a first build's, see `modified_since_start`.)"""
         for path, stamp in self.stamps.items():
             try:
                 if stat_identity(os.stat(path)) != stamp:
@@ -105,6 +106,12 @@ class FileDigests:
             except OSError:
                 return True
         return False
+
+    def modified_since_start(self, first: int) -> bool:
+        """True when a file this build read only after the `first` ones it read was modified since
+        the build started (or just before). A first build takes its input version at its end: a
+        page added after its pages were listed is then in that version, not in its output."""
+        return any(stamp[2] >= self.trusted_before for stamp in islice(self.stamps.values(), first, None))
 
 
 def read_inputs(paths: list[Path], files: FileDigests, later: Path) -> None:
