@@ -88,7 +88,7 @@ class BuildCache:
         """The previous output as found (PreviousOutput.survey), once the worker making it is done;
         from then on the output's files are judged by it, without a stat. None without a previous output."""
         if self.surveying is not None:
-            self.output.take(self.surveying.result())
+            self.output.surveyed = self.surveying.result()
             self.surveying = None
         return self.output.surveyed
 

@@ -128,53 +128,35 @@ class Survey:
 
 
 class PreviousOutput:
-    """The output directory as the previous build wrote it (its manifest), checked file by file."""
+    """The output directory as the previous build wrote it (its manifest), judged file by file by
+    its survey (`survey`, which a worker makes as the build starts: BuildCache.survey)."""
 
     def __init__(self, out: Path, manifest: Manifest | None):
         self.out = out
         self.manifest: Manifest = manifest or {}
-        self.checked: dict[str, bool] = {}
-        self.moved: set[str] = set()           # files with the recorded bytes under another inode or time
         self.prefix = os.path.join(out, "")   # thousands of stats: no Path objects
         self.surveyed: Survey | None = None
 
     def on_disk(self, path: str) -> Reused | None:
-        """The previous build's file at `path`, if it is still exactly what that build wrote.
-
-        Inode, size and time say so at the cost of a stat (none once the output is surveyed). A
-        file with the recorded size but another inode or time (an output restored from a CI cache,
-        copied, or touched) is read and judged by its digest."""
+        """The previous build's file at `path`, if the survey found it exactly what that build
+        wrote (nothing is, unsurveyed)."""
         entry = self.manifest.get(path)
-        if entry is None:
+        if entry is None or self.surveyed is None or path in self.surveyed.missing:
             return None
-        if self.surveyed is not None:
-            return None if path in self.surveyed.missing else Reused(entry[0])
-        ok = self.checked.get(path)
-        if ok is None:
-            ok = self.check(path, entry)
-            self.checked[path] = ok
-        return Reused(entry[0]) if ok else None
+        return Reused(entry[0])
 
-    def check(self, path: str, entry: tuple) -> bool:
-        try:
-            identity = stat_identity(os.stat(self.prefix + path))
-            if identity == tuple(entry[1:]):
-                return True
-            if identity[1] != entry[2]:
-                return False
-            with open(self.prefix + path, "rb") as f:
-                same = digest(f.read()) == entry[0]
-        except OSError:
-            return False
-        if same:
-            self.moved.add(path)
-        return same
+    @property
+    def moved(self) -> frozenset[str]:
+        """Files with the recorded bytes under another inode or time: their manifest entries are stale."""
+        return self.surveyed.moved if self.surveyed is not None else frozenset()
 
     def survey(self) -> Survey:
-        """Every file of the manifest checked (`on_disk`, its common case, a stat that matches,
-        inline: at 100,000 papers 400,000 files, whose calls cost more than their stats), and
-        everything else the output holds. A file is the previous build's only where that build
-        put it: in a folder, not through a link (a link to a folder is a stray, deleted as a link)."""
+        """Every file of the manifest checked, and everything else the output holds. Inode, size and
+        time say a file is as recorded at the cost of a stat (400,000 at 100,000 papers, inline:
+        a call each cost more than the stats); a file with the recorded size but another inode or
+        time (an output restored from a CI cache, copied, or touched) is read and judged by its
+        digest. A file is the previous build's only where that build put it: in a folder, not
+        through a link (a link to a folder is a stray, deleted as a link)."""
         manifest, found, empty = self.manifest, [], []
         try:
             walk_output(self.prefix, "", found, empty)
@@ -184,23 +166,27 @@ class PreviousOutput:
         # Every path found is found once: when as many of them as the manifest has are in it, none
         # of its files is missing from the folders (the common case, without a set of them all).
         missing = set() if len(found) - len(strays) == len(manifest) else manifest.keys() - set(found)
+        moved = set()
         stat, prefix = os.stat, self.prefix
-        for path, (_, inode, size, mtime) in manifest.items():
+        for path, (recorded, inode, size, mtime) in manifest.items():
             try:
                 st = stat(prefix + path)
             except OSError:
                 missing.add(path)
                 continue
-            if (st.st_mtime_ns != mtime or st.st_ino != inode or st.st_size != size) and self.on_disk(path) is None:
-                missing.add(path)
+            if st.st_mtime_ns != mtime or st.st_ino != inode or st.st_size != size:
+                (moved if st.st_size == size and self.holds(path, recorded) else missing).add(path)
         marked = urls.MARKER in strays and os.path.isfile(prefix + urls.MARKER)
         strays.discard(urls.MARKER)
-        return Survey(frozenset(missing), frozenset(self.moved), frozenset(strays.union(empty)), marked)
+        return Survey(frozenset(missing), frozenset(moved - missing), frozenset(strays.union(empty)), marked)
 
-    def take(self, survey: Survey) -> None:
-        """Judge the files by `survey` (made by a worker) from now on."""
-        self.surveyed = survey
-        self.moved |= survey.moved
+    def holds(self, path: str, recorded: bytes) -> bool:
+        """The file at `path` has the bytes whose digest is `recorded`."""
+        try:
+            with open(self.prefix + path, "rb") as f:
+                return digest(f.read()) == recorded
+        except OSError:
+            return False
 
 
 def walk_output(prefix: str, rel: str, found: list[str], empty: list[str]) -> None:
