@@ -4,7 +4,7 @@ state in and new state out. pipeline.py calls it once it knows some input change
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from functools import partial
 from pathlib import Path
@@ -40,17 +40,19 @@ from .workers import Background, Standby, resolve_jobs
 
 
 def run_stages(options: BuildOptions, config: SiteConfig | None, report: Report, cache: BuildCache, staging: Staging,
-               progress: Progress, warm: WarmCache | None, started: float, keep: list | None = None) -> BuildResult:
+               progress: Progress, warm: WarmCache | None, started: float, keep: list | None = None,
+               on_commit: Callable[[], None] | None = None) -> BuildResult:
     """The whole build, into `staging`. A stage that keeps something for the next build is given what
     the last one kept (`cache.previous(name)`) and hands back its new state (`new[name]`)."""
     # One BLAS thread: the build spreads its work over processes, and one thread also fixes the
     # summation order, so the map's coordinates never depend on the core count.
     with threadpool_limits(limits=1, user_api="blas"):
-        return run_all(options, config, report, cache, staging, progress, warm, started, keep)
+        return run_all(options, config, report, cache, staging, progress, warm, started, keep, on_commit)
 
 
 def run_all(options: BuildOptions, config: SiteConfig | None, report: Report, cache: BuildCache, staging: Staging,
-            progress: Progress, warm: WarmCache | None, started: float, keep: list | None = None) -> BuildResult:
+            progress: Progress, warm: WarmCache | None, started: float, keep: list | None = None,
+            on_commit: Callable[[], None] | None = None) -> BuildResult:
     clock, new = StageClock(), {}
     with clock("cache load"):
         cache.load(warm)
@@ -116,6 +118,8 @@ def run_all(options: BuildOptions, config: SiteConfig | None, report: Report, ca
         sitemaps, new["sitemaps"] = sitemap_files(config, plan, cache.previous("sitemaps"))
         cache.write(staging, {**sitemaps, **static})
         cache.commit(staging)
+    if on_commit is not None:   # (pipeline.build)
+        on_commit()
     files = len(cache.digests) - len(static)
     with clock("cache"):
         cache.save(new, tuple(report.warnings), notes, len(plan), files, warm)

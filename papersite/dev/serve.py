@@ -124,10 +124,17 @@ class DevServer:
 
     def _rebuild(self, reason: str) -> bool:
         self.leftovers = []   # (the last build's, if not freed yet, are freed here)
+        started, served = time.perf_counter(), []
+
+        def serve_new_site() -> None:
+            # Open pages reload now, while the build saves its cache (1-2 s at 100,000 papers).
+            served.append(time.perf_counter() - started)
+            self.announce_build()
+
         try:
             result: BuildResult = build(self.options, Progress(), self.warm, on_wait=lambda: say(
                 f"serve: another build into {self.options.out} is running; waiting for it to finish", sys.stderr),
-                keep=self.leftovers)
+                keep=self.leftovers, on_commit=serve_new_site)
         except SiteError as err:
             for problem in err.problems:
                 say(str(problem), sys.stderr)
@@ -149,15 +156,20 @@ class DevServer:
             line = f":{problem.line}" if problem.line else ""
             say(f"{problem.path}{line}: warning: {problem.message}", sys.stderr)
         self.warned = set(result.warnings)
+        if not served:   # a build that found nothing changed
+            self.announce_build()
+        what = "built" if self.build_count == 1 else "rebuilt"
+        shown = f" ({len(result.warnings) - len(fresh)} shown before)" if len(fresh) < len(result.warnings) else ""
+        say(f"serve: {what} {plural(result.pages, 'page')} with {plural(len(result.warnings), 'warning')}{shown} "
+            f"in {served[0] if served else result.seconds:.2f}s{reason}")
+        return True
+
+    def announce_build(self) -> None:
+        """A new build is served: pages waiting on its id hear of it and reload."""
         with self.lock:
             self.build_count += 1
             self.last_errors = ()
             self.built.notify_all()
-        what = "built" if self.build_count == 1 else "rebuilt"
-        shown = f" ({len(result.warnings) - len(fresh)} shown before)" if len(fresh) < len(result.warnings) else ""
-        say(f"serve: {what} {plural(result.pages, 'page')} with {plural(len(result.warnings), 'warning')}{shown} "
-            f"in {result.seconds:.2f}s{reason}")
-        return True
 
     def has_site(self) -> bool:
         return (self.options.out / urls.HOME).is_file()
