@@ -309,6 +309,9 @@ def test_papers_json_lists_every_paper(published):
     raw = (published / urls.EXPORT_JSON).read_text(encoding="utf-8")
     doc = json.loads(raw)
     assert doc["format"] == "papersite-papers/4"
+    # The downloads page names the format the file carries (it said /3 after the file became /4).
+    downloads = (published / urls.DOWNLOADS).read_text(encoding="utf-8")
+    assert re.findall(r"format <code>([^<]*)</code>", downloads) == [doc["format"]]
     slugs = {p.stem for p in (REPO / "content" / "papers").glob("*.md")} | {"hostile-characters", "new-name"}
     assert {p["slug"] for p in doc["papers"]} == slugs
     keys = {key for _, key, _ in parse_bibtex((published / urls.BIBTEX).read_text(encoding="utf-8"))}

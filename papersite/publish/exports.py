@@ -17,10 +17,9 @@ from ..enrich.people import Person
 from ..model import Paper, SiteConfig
 from ..output import Deferred, Made, made_once
 
-# /4: each paper has `author_slugs`, its authors' pages (authors/<slug>.html) beside `authors`, null for a
+# urls.EXPORT_FORMAT, by version. /4: each paper has `author_slugs`, its authors' pages (authors/<slug>.html) beside `authors`, null for a
 # name without a letter or digit. /3: each paper has `links` (pdf, doi, arxiv, openreview, url, as its front matter gives them; {} when
 # none). /2: a paper's title and abstract are given once, as written (Markdown); /1 also gave them as plain text.
-EXPORT_FORMAT = "papersite-papers/4"
 EXPORTS_INDEX_FORMAT = "papersite-exports/1"
 
 # Each paper's BibTeX entry and papers.json line, by the digest of what they are made from. The
@@ -173,7 +172,7 @@ def papers_json(site: Site, papers: Sequence, lines: Sequence[bytes]) -> bytes:
              "papers": counts.get(listing.tag.slug, 0)} for listing in site.tags]
     return b"\n".join([
         b"{",
-        b' "format": ' + json_line(EXPORT_FORMAT) + b",",
+        b' "format": ' + json_line(urls.EXPORT_FORMAT) + b",",
         b' "site": ' + json_line(site_info(site.config)) + b",",
         b' "tags": ' + json_array([json_line(tag) for tag in tags]) + b",",
         b' "papers": ' + json_array(list(lines)),
