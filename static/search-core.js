@@ -683,7 +683,19 @@
     "or other our own rather said say says she should since so some than that the their them then there these they this " +
     "tis to too twas us wants was we were what when where which while who whom why will with would yet you your").split(" "));
 
-  function isSyntax(text) { return SYNTAX_RE.test(text); }
+  // A colon makes a field clause only after a field's name, at a word's start ("title:diffusion",
+  // "-author:bengio"); any other ("GMNN: Graph Markov Neural Networks", "3:1", a URL) separates
+  // words, as it does in the index. A field's name with nothing after it, as while it is typed, is
+  // left out (search_query.py: plain_colons).
+  var FIELD_HEAD_RE = /^[+-]?(?:title|tags|authors?|body|venue|year):/i, TOKEN_RE = /[^ \t\n\r\f\v]+/g;
+  function plainColons(text) {
+    return String(text).replace(TOKEN_RE, function (token) {
+      var head = FIELD_HEAD_RE.exec(token), kept = head ? head[0] : "";
+      return kept.length === token.length && kept ? "" : kept + token.slice(kept.length).replace(/:/g, " ");
+    });
+  }
+
+  function isSyntax(text) { return SYNTAX_RE.test(plainColons(text)); }
 
   function queryUnits(text) {
     var units = [];
@@ -791,7 +803,8 @@
       });
       group.prefix = choose(source, found, termSet(group.exact));
     }
-    if (!group.exact.length && !group.prefix.length && !stop && codePoints(word) >= MIN_FUZZY) {
+    // A number is never misspelt: 1706 is not 1704 (search_query.py: word_group).
+    if (!group.exact.length && !group.prefix.length && !stop && codePoints(word) >= MIN_FUZZY && !/[0-9]/.test(word)) {
       group.fuzzy = choose(source, fuzzyCandidates(source, word, wordStems), {});
     }
     return group;
@@ -930,7 +943,8 @@
   //     matched}. Throws Missing.
   function runQuery(source, text) {
     var none = { results: [], mode: "none", every: 0, fuzzy: [], unmatched: [], error: null };
-    if (!String(text).trim()) return none;
+    text = plainColons(text);
+    if (!text.trim()) return none;
     if (isSyntax(text)) {
       try {
         return { results: source.syntaxSearch(fieldQuery(text)), mode: "syntax", every: 0, fuzzy: [], unmatched: [], error: null,

@@ -174,21 +174,30 @@
   // `q` (the last, while being typed, as a prefix): "lovelace", "ada love" -> Ada Lovelace. Only
   // the authors the results show are looked at (a result's first three), so no list of every
   // author is loaded; a query of an author's name ranks their papers high (the authors field).
+  // Of several such authors ("bengio": Yoshua and Samy), the one on most of those results, the
+  // first seen on a tie. A stop word is never a name's prefix ("the" is not Lucas Theis).
   function authorOf(q, entries) {
     if (api.isSyntax(q)) return null;
     var words = api.normaliseWords(q), typing = !/[ \t\n\r\f\v]$/.test(q);
-    if (!words.length) return null;
+    if (!words.length || words.every(api.isStopWord)) return null;
+    var found = [], count = Object.create(null);
     for (var i = 0; i < entries.length; i++) {
       var authors = entries[i] ? entries[i].authors : [];
       for (var j = 0; j < authors.length; j++) {
         var names = api.normaliseWords(authors[j].name);
         var every = authors[j].url !== null && words.every(function (w, k) {
-          return names.some(function (n) { return n === w || (typing && k === words.length - 1 && w.length >= 2 && n.indexOf(w) === 0); });
+          return names.some(function (n) {
+            return n === w || (typing && k === words.length - 1 && w.length >= 2 && !api.isStopWord(w) && n.indexOf(w) === 0);
+          });
         });
-        if (every) return authors[j];
+        if (!every) continue;
+        if (!(authors[j].url in count)) { count[authors[j].url] = 0; found.push(authors[j]); }
+        count[authors[j].url]++;
       }
     }
-    return null;
+    var best = null;
+    found.forEach(function (a) { if (!best || count[a.url] > count[best.url]) best = a; });
+    return best;
   }
 
   // --- the header box --------------------------------------------------------------------
@@ -323,8 +332,11 @@
         }
         // otherwise the form submits to the search page
       } else if (event.key === "Escape") {
+        // As the ARIA combobox pattern has it: the first closes the popup, keeping what was typed;
+        // the next clears the box, then leaves it.
         event.preventDefault();
-        if (input.value || !popup.hidden) { input.value = ""; latest.box = (latest.box || 0) + 1; clear(); close(); }
+        if (!popup.hidden) { latest.box = (latest.box || 0) + 1; close(); }
+        else if (input.value) { input.value = ""; clear(); }
         else input.blur();
       }
     });
@@ -346,6 +358,17 @@
 
   var PAGE_SIZE = 50;
 
+  // A filter's menu set from the URL: the option of that value, else of that value in another case
+  // ("venue=neurips"); a value no option has goes into `ignored` ("venue “x”"), to be said.
+  function chooseFromUrl(select, value, label, ignored) {
+    if (!value) return;
+    var options = Array.prototype.slice.call(select.options).filter(function (o) { return o.value; });
+    var match = options.filter(function (o) { return o.value === value; })[0] ||
+      options.filter(function (o) { return o.value.toLowerCase() === value.toLowerCase(); })[0];
+    if (match) select.value = match.value;
+    else ignored.push(label + " \u201c" + value + "\u201d");
+  }
+
   function setUpPage() {
     var results = document.getElementById("search-page-results");
     var input = document.getElementById("search-page-input");
@@ -356,10 +379,17 @@
       return { param: f[0], field: f[1], says: f[2], control: document.getElementById("search-page-" + f[0]) };
     }).filter(function (f) { return f.control; });
     if (!results || !input || !status) return;
-    var params = new URLSearchParams(location.search);
+    var params = new URLSearchParams(location.search), ignored = [];
     input.value = params.get("q") || "";
-    if (tagSelect) tagSelect.value = params.get("tag") || "";
-    filters.forEach(function (f) { f.control.value = params.get(f.param) || ""; });
+    if (tagSelect) chooseFromUrl(tagSelect, params.get("tag"), "topic", ignored);
+    filters.forEach(function (f) {
+      if (f.control.tagName === "SELECT") chooseFromUrl(f.control, params.get(f.param), f.param, ignored);
+      else f.control.value = params.get(f.param) || "";
+    });
+    if (ignored.length) {
+      status.parentNode.insertBefore(el("p", "search-ignored", "This site has no " + ignored.join(", no ") + ": " +
+                                        (ignored.length > 1 ? "those filters are" : "that filter is") + " off."), status);
+    }
     // The list shown: result documents, their results (for the terms they matched, `termsOf`),
     // whether each has every word, the plain query they answer (for its author, `authorOf`).
     var shown = { docs: [], terms: [], full: [], count: 0, every: 0, termsOf: null, query: "" }, started = false;
@@ -429,11 +459,17 @@
           li.appendChild(document.createTextNode(": their author page, with every paper of theirs"));
           results.appendChild(li);
         }
+        var first = null;
         entries.forEach(function (d, i) {
           var at = from + i;
           if (at === shown.every && at > 0 && !shown.full[at]) results.appendChild(el("li", "search-divider", "Papers with some of the words"));
-          if (d) results.appendChild(card(d, shown.termsOf ? shown.termsOf(shown.terms[at]) : {}));
+          if (d) {
+            var item = results.appendChild(card(d, shown.termsOf ? shown.termsOf(shown.terms[at]) : {}));
+            first = first || item;
+          }
         });
+        // The button that asked for more is gone: the keyboard goes on from the first of them.
+        if (from && first && first.querySelector("a")) first.querySelector("a").focus();
         shown.count = Math.min(shown.docs.length, from + PAGE_SIZE);
         if (shown.count < shown.docs.length) {
           var li = el("li", "search-more"), button = el("button", null, "Show more results");

@@ -83,6 +83,31 @@ def test_the_search_page_topic_menu_fits_the_phone(base, phone):
     assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
 
 
+@pytest.mark.parametrize("width", [320, 390, 600, 768, 1000])
+def test_the_search_popup_stays_on_the_screen(base, browser, width):
+    """Anchored to the header's box, the popup ran past the right edge of phones and tablets."""
+    context = browser.new_context(viewport={"width": width, "height": 800})
+    try:
+        page = context.new_page()
+        for path in ("index.html", PAGES["paper"]):
+            page.goto(base + path)
+            page.click("#search-input")
+            page.keyboard.type("graph neural networks")
+            page.locator("#search-popup li").first.wait_for()
+            box = page.locator("#search-popup").bounding_box()
+            assert box["x"] >= 0 and box["x"] + box["width"] <= width and box["width"] >= min(width - 16, 400), (width, path, box)
+            assert page.evaluate("document.documentElement.scrollWidth") <= width, (width, path)
+    finally:
+        context.close()
+
+
+def test_a_long_word_in_the_query_wraps(base, phone):
+    page = phone()
+    page.goto(base + "search.html?q=" + "supercalifragilisticexpialidocious" * 3)
+    page.wait_for_function("() => document.getElementById('search-status').textContent.length > 0")
+    assert overflow(page) == 0
+
+
 def test_scripts_are_loaded_when_used(base, phone):
     page = phone()
     page.goto(base + "index.html")

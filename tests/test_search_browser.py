@@ -167,7 +167,24 @@ def test_see_all_link_opens_the_results_page(http_base, page):
     assert page.console_errors == []
 
 
-@pytest.mark.parametrize("query", ["title:", "nosuchfield:word"])
+def test_a_pasted_title_with_a_colon_finds_its_paper(site, page):
+    """A colon after a word that is no field's name is a separator: 29% of the real titles have one."""
+    query = "FastSVERL: A scalable method for explaining reinforcement learning"
+    page.goto(file_url(site, "search.html") + "?q=" + quote(query))
+    page.wait_for_selector("#search-page-results li.paper-card")
+    first = page.locator("#search-page-results .paper-card-title a").first
+    assert first.get_attribute("href").endswith("papers/fastsverl.html")
+    assert "can't be read" not in page.locator("#search-status").inner_text()
+    page.goto(file_url(site, "index.html"))
+    type_query(page, "FastSVERL: A scalable")
+    assert first_option(page).locator(".result-title").inner_text().startswith("FastSVERL")
+    page.locator("#search-input").fill("author:")   # a field being typed: no error while it is
+    page.wait_for_timeout(300)
+    assert "can't be read" not in page.locator("#search-popup").inner_text()
+    assert page.console_errors == []
+
+
+@pytest.mark.parametrize("query", ["title:shapley^x", "title:shapley~x"])
 def test_unparseable_query_shows_a_message(site, page, query):
     page.goto(file_url(site, "search.html") + "?q=" + quote(query))
     page.wait_for_function("() => document.getElementById('search-status').textContent.includes(\"can't be read\")")
@@ -233,9 +250,10 @@ def test_keyboard(site, page):
     assert page.url.endswith(href.removeprefix("."))
     type_query(page, "diffusion")
     first_option(page)
-    page.keyboard.press("Escape")
-    assert page.input_value("#search-input") == ""
-    assert page.locator("#search-popup").is_hidden()
+    page.keyboard.press("Escape")   # closes the popup, keeping the query (the ARIA combobox pattern) ...
+    assert page.input_value("#search-input") == "diffusion" and page.locator("#search-popup").is_hidden()
+    page.keyboard.press("Escape")   # ... then clears it
+    assert page.input_value("#search-input") == "" and page.locator("#search-popup").is_hidden()
     assert page.console_errors == []
 
 
@@ -273,6 +291,59 @@ def test_an_author_name_offers_their_page_first(site, page):
     page.wait_for_selector("#search-page-results li.paper-card")
     assert page.locator("#search-page-results .search-author").count() == 0
     assert page.dialogs == [] and page.console_errors == []
+
+
+def test_filters_in_the_url_match_in_any_case_and_say_when_unknown(site, page):
+    """venue=neurips (the menu says NeurIPS) and year=1999 (no paper has it) were both dropped
+    silently, the URL still naming them."""
+    page.goto(file_url(site, "search.html") + "?q=shapley&venue=neurips&year=1999&tag=no-such-topic")
+    page.wait_for_selector("#search-page-results li.paper-card")
+    assert page.locator("#search-page-venue").input_value() == "NeurIPS"
+    assert page.locator("#search-page-year").input_value() == "" and page.locator("#search-page-tag").input_value() == ""
+    assert page.locator(".search-ignored").inner_text() == \
+        "This site has no topic \u201cno-such-topic\u201d, no year \u201c1999\u201d: those filters are off."
+    assert "at NeurIPS" in page.locator("#search-status").inner_text()
+    page.goto(file_url(site, "search.html") + "?q=shapley&venue=NeurIPS")
+    page.wait_for_selector("#search-page-results li.paper-card")
+    assert page.locator(".search-ignored").count() == 0
+    assert page.console_errors == []
+
+
+def test_show_more_adds_the_next_results_and_the_keyboard_goes_on_there(tmp_path, page):
+    papers = {f"p{n}.md": paper_text(id=f"p-{n}", slug=f"study-{n:02d}", title=f"'Quokka study number {n}'") for n in range(60)}
+    root = make_project(tmp_path / "proj", papers)
+    assert main(build_args(root)) == 0
+    page.goto(file_url(root / "site", "search.html") + "?q=quokka")
+    page.wait_for_selector("#search-page-results li.paper-card")
+    cards = page.locator("#search-page-results li.paper-card")
+    assert cards.count() == 50
+    page.focus("#search-page-results .search-more button")
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => document.querySelectorAll('#search-page-results li.paper-card').length === 60")
+    assert page.locator("#search-page-results .search-more").count() == 0
+    # The focus, left on <body> when the button went, is on the first of the new results.
+    assert page.evaluate("document.activeElement.closest('li.paper-card') === document.querySelectorAll('#search-page-results li.paper-card')[50]")
+    assert page.console_errors == []
+
+
+def test_a_family_name_offers_the_author_most_results_have(tmp_path, page):
+    """"bengio" offered whichever Bengio came first among the results (Samy, 7 papers), not the
+    one most of them are by (Yoshua, 21); a stop word offers nobody ("the" is not Lucas Theis)."""
+    # Samy's one paper, by him alone, ranks first (a shorter author list); Yoshua is on the other three.
+    papers = {f"y{n}.md": paper_text(id=f"y-{n}", slug=f"yoshua-{n}", title=f"'Deep learning study {n}'",
+                                     authors="[Yoshua Bengio, Ada Lovelace, Alan Turing]") for n in range(3)}
+    papers["s.md"] = paper_text(id="s-0", slug="samy-0", title="'A deep study'", authors="[Samy Bengio]")
+    papers["t.md"] = paper_text(id="t-0", slug="theis-0", title="'The theory of deep study'", authors="[Lucas Theis]")
+    root = make_project(tmp_path / "proj", papers)
+    assert main(build_args(root)) == 0
+    page.goto(file_url(root / "site", "index.html"))
+    type_query(page, "bengio")
+    option = first_option(page)
+    assert option.get_attribute("id") == "search-option-author" and option.locator(".result-title").inner_text() == "Yoshua Bengio"
+    page.goto(file_url(root / "site", "search.html") + "?q=the")
+    page.wait_for_selector("#search-page-results li.paper-card")
+    assert page.locator("#search-page-results .search-author").count() == 0
+    assert page.console_errors == []
 
 
 def test_plain_page_views_load_nothing(site, http_base, page):

@@ -97,7 +97,23 @@ class Outcome:
 def is_syntax(text: str) -> bool:
     """lunr query syntax: a leading + or -, field:, ~ (with a distance) at a word's end, ^ and a
     boost, a * wildcard. "LoRA+", "C++" and "D^α" are plain words."""
-    return bool(SYNTAX_RE.search(text))
+    return bool(SYNTAX_RE.search(plain_colons(text)))
+
+
+FIELD_HEAD_RE = re.compile("[+-]?(?:title|tags|authors?|body|venue|year):", re.IGNORECASE)
+TOKEN_RE = re.compile("[^ \t\n\r\f\v]+")
+
+
+def plain_colons(text: str) -> str:
+    """A colon makes a field clause only after a field's name, at a word's start ("title:diffusion",
+    "-author:bengio"); any other ("GMNN: Graph Markov Neural Networks", "3:1", a URL) separates
+    words, as in the index. A field's name with nothing after it (being typed) is left out."""
+    def plain(match: re.Match) -> str:
+        token = match.group(0)
+        head = FIELD_HEAD_RE.match(token)
+        kept = head.group(0) if head else ""
+        return "" if kept and kept == token else kept + token[len(kept):].replace(":", " ")
+    return TOKEN_RE.sub(plain, text)
 
 
 def code_points_key(term: str) -> tuple[int, str]:
@@ -183,7 +199,7 @@ def word_group(source, word: str, last: bool) -> Group | None:
         for start in dict.fromkeys([word, *stems]):
             found.update(source.terms_with_prefix(start))
         group.prefix = choose(source, found, group.exact)
-    if not group.exact and not group.prefix and not stop and len(word) >= MIN_FUZZY:
+    if not group.exact and not group.prefix and not stop and len(word) >= MIN_FUZZY and not re.search("[0-9]", word):
         group.fuzzy = choose(source, fuzzy_candidates(source, word, stems), ())
     return group
 
@@ -287,6 +303,7 @@ def search(source, text: str, limit: int | None = None) -> Outcome:
 
 
 def run_search(source, text: str) -> Outcome:
+    text = plain_colons(text)
     if not text.strip():
         return Outcome([], "none")
     if is_syntax(text):
