@@ -15,8 +15,12 @@ for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
 # Importing numpy, SciPy and Jinja makes hundreds of thousands of objects and few cycles: no
 # point collecting while they arrive.
 gc.disable()
-from papersite.cli import main  # noqa: E402
-
+try:
+    from papersite.cli import main  # noqa: E402
+except KeyboardInterrupt:
+    # Ctrl-C while the libraries load: nothing has started, so nothing to say but that.
+    print("build.py: interrupted; nothing was written", file=sys.stderr)
+    os._exit(130)
 gc.enable()
 
 if __name__ == "__main__":

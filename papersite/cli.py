@@ -3,16 +3,22 @@
 from __future__ import annotations
 
 import argparse
+import difflib
 import logging
 import sys
 from pathlib import Path
 
 from .errors import Report, SiteError
 from .ingest.formats import FORMAT_LABELS
+from .inputs.values import year_problem
 from .pipeline import BuildOptions, build
 from .progress import Progress
 
 COMMANDS = ("build", "import", "serve")
+# The dev server builds a site of its own: its pages name the local server as their address
+# (canonical links, sitemap, feed), which site/, the one published, must never do.
+BUILD_OUT = Path("site")
+SERVE_OUT = Path(".papersite-serve") / "site"
 
 BUILD_EXAMPLES = """examples:
   python build.py                                   build content/ into site/
@@ -36,7 +42,27 @@ IMPORT_EXAMPLES = """examples:
 """
 
 
-def make_parser() -> argparse.ArgumentParser:
+def port_number(text: str) -> int:
+    if not text.isdigit() or int(text) > 65535:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port (0 to 65535; 0 picks a free one)")
+    return int(text)
+
+
+def worker_count(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of worker processes (1 or more)")
+    return int(text)
+
+
+def flag_year(text: str) -> int:
+    year = int(text) if text.lstrip("-").isdigit() else text
+    if (problem := year_problem(year)) is not None:
+        raise argparse.ArgumentTypeError(f"must be {problem}")
+    return year
+
+
+def make_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
+    """The parser, and each command's own (which reports its options' mistakes with its own usage)."""
     parser = argparse.ArgumentParser(
         prog="build.py", description="papersite: research-paper abstracts in, a static reading site out.",
         epilog="Run `python build.py COMMAND --help` for a command's options. With no command, `build` runs.",
@@ -47,17 +73,17 @@ def make_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
         description="Read content/, templates/, static/ and site.yml; write the site to --out, replacing it only when the build succeeds.",
     )
-    add_build_options(build_parser)
+    add_build_options(build_parser, BUILD_OUT)
     serve_parser = commands.add_parser(
         "serve", help="build, serve on localhost, rebuild on every change", epilog=SERVE_EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        description="Build into --out and serve it on 127.0.0.1. Edits to the content, templates, static files or "
+        description="Build into --out (by default .papersite-serve/site, not the site/ you publish) and serve it on 127.0.0.1. Edits to the content, templates, static files or "
                     "config rebuild the site (in under 2 seconds for an abstract at 5,000 papers) and reload the open page; a failed rebuild "
                     "prints its errors and the last good site stays up. Without --base-url the server's own address "
                     "is the base URL. Ctrl-C stops.",
     )
-    add_build_options(serve_parser)
-    serve_parser.add_argument("--port", type=int, default=8000, help="port on 127.0.0.1 (default: 8000; 0 picks a free one)")
+    add_build_options(serve_parser, SERVE_OUT)
+    serve_parser.add_argument("--port", type=port_number, default=8000, help="port on 127.0.0.1 (default: 8000; 0 picks a free one)")
     import_parser = commands.add_parser(
         "import", help="turn a raw abstracts file into content/papers/*.md pages", epilog=IMPORT_EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -74,19 +100,19 @@ def make_parser() -> argparse.ArgumentParser:
     again.add_argument("--update", action="store_true",
                        help="refresh the abstract, authors, venue, year and links of pages not edited since their import; list the others as kept")
     import_parser.add_argument("--venue", help="venue for records that name none (and for arXiv's, instead of 'arXiv')")
-    import_parser.add_argument("--year", type=int, help="year for records that name none")
-    return parser
+    import_parser.add_argument("--year", type=flag_year, help="year for records that name none")
+    return parser, {"build": build_parser, "serve": serve_parser, "import": import_parser}
 
 
-def add_build_options(parser: argparse.ArgumentParser) -> None:
+def add_build_options(parser: argparse.ArgumentParser, out: Path) -> None:
     parser.add_argument("--content", type=Path, default=Path("content"), help="content directory (default: content)")
     parser.add_argument("--config", type=Path, default=Path("site.yml"), help="site config file (default: site.yml)")
-    parser.add_argument("--out", type=Path, default=Path("site"), help="output directory (default: site)")
+    parser.add_argument("--out", type=Path, default=out, help=f"output directory (default: {out})")
     parser.add_argument("--base-url", help="absolute URL the site is served from; enables sitemap, feed and canonical links")
     parser.add_argument("--strict", action="store_true", help="treat warnings as errors")
     parser.add_argument("--clean", action="store_true",
                         help="ignore the build cache and render everything (a fresh cache is still written)")
-    parser.add_argument("--jobs", type=int, metavar="N",
+    parser.add_argument("--jobs", type=worker_count, metavar="N",
                         help="worker processes for per-page work (default: $PAPERSITE_JOBS, else one per core; 1: none)")
     parser.add_argument("--cache-dir", type=Path, metavar="DIR",
                         help="where the build cache lives (default: .papersite-cache/ beside the output directory)")
@@ -101,7 +127,8 @@ def build_options(args: argparse.Namespace) -> BuildOptions:
 
 
 def print_problems(problems, kind: str = "error") -> None:
-    for problem in problems:
+    """Each file's problems in the order of its lines, as a compiler lists them."""
+    for problem in sorted(problems, key=lambda p: (str(p.path), p.line or 0)):
         print(f"{problem}" if kind == "error" else f"{problem.path}{':' + str(problem.line) if problem.line else ''}: {kind}: {problem.message}",
               file=sys.stderr)
 
@@ -112,7 +139,8 @@ def run_build(args: argparse.Namespace, keep: list | None = None) -> int:
         keep=keep)
     print_problems(result.warnings, "warning")
     print_problems(result.notes, "note")
-    print(f"build: {result.pages} pages ({result.files} files) written to {args.out} "
+    done = f"up to date in {args.out}, nothing changed," if result.unchanged else f"written to {args.out}"
+    print(f"build: {result.pages} pages ({result.files} files) {done} "
           f"with {len(result.warnings)} warning{'s' if len(result.warnings) != 1 else ''} in {result.seconds:.2f}s")
     return 0
 
@@ -153,9 +181,16 @@ def run_import(args: argparse.Namespace) -> int:
 def main(argv: list[str] | None = None, keep: list | None = None) -> int:
     """`keep`: a build leaves its data there for a caller that exits without freeing it (pipeline.build)."""
     argv = list(sys.argv[1:] if argv is None else argv)
-    if not argv or (argv[0] not in COMMANDS and argv[0] not in ("-h", "--help")):
+    parser, commands = make_parser()
+    if argv and argv[0] not in COMMANDS and not argv[0].startswith("-"):
+        close = difflib.get_close_matches(argv[0], COMMANDS, n=1)
+        hint = f"; did you mean '{close[0]}'?" if close else ""
+        parser.error(f"no command '{argv[0]}'{hint} (the commands: {', '.join(COMMANDS)})")
+    if not argv or argv[0] not in (*COMMANDS, "-h", "--help"):
         argv.insert(0, "build")
-    args = make_parser().parse_args(argv)
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:
+        commands[args.command].error(f"unrecognized arguments: {' '.join(unknown)}")
     try:
         if args.command == "import":
             return run_import(args)

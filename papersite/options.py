@@ -38,6 +38,7 @@ class BuildResult:
     reused: int = 0                 # ... and pages kept from the previous output
     timings: tuple[tuple[str, float], ...] = ()   # seconds per stage (bench/build.py)
     cache_note: str | None = None   # why the cache on disk was not used, when it was not
+    unchanged: bool = False         # no input changed: the previous output stands, nothing was written
 
 
 def check_strict(options: BuildOptions, warnings: tuple[Problem, ...]) -> None:

@@ -100,6 +100,11 @@ def check_output_target(out: Path, protected: list[Path], inputs: list[Path] | t
         raise SiteError.at(str(out), None, f"cannot write the site below {above}: it is a file, not a directory")
     if resolved.exists() and not resolved.is_dir():
         raise SiteError.at(str(out), None, "--out exists and is not a directory")
+    if resolved.is_dir() and os.path.ismount(resolved):
+        # The new site is made beside `out` and renamed in: no rename crosses from one file system to another.
+        raise SiteError.at(str(out), None, f"--out is a mount point (another file system than {resolved.parent}, where the "
+                                           f"build makes the new site before it renames it in); choose a folder inside it, "
+                                           f"such as {out / 'site'}")
     if resolved.is_dir() and any(resolved.iterdir()) and not (resolved / urls.MARKER).is_file():
         raise SiteError.at(
             str(out), None,
@@ -162,7 +167,8 @@ def recover_output(out: Path) -> None:
             apply_patch(patch, out)
         except OSError as exc:
             raise SiteError.at(str(out), None, f"cannot finish the update a stopped build began ({patch.name}): "
-                                               f"{exc.strerror or exc}") from None
+                                               f"{exc.strerror or exc}; once that is fixed the next build finishes it, "
+                                               f"or delete {patch} and build with --clean") from None
 
 
 def remove_stale_temps(out: Path) -> None:

@@ -94,7 +94,8 @@ def unchanged_build(options: BuildOptions, cache: BuildCache, warm: WarmCache | 
     check_strict(options, warnings)
     cache.keep_warm(warm)
     seconds = time.perf_counter() - started
-    return BuildResult(pages, files, warnings, seconds, notes, rendered=0, reused=pages, timings=(("unchanged check", seconds),))
+    return BuildResult(pages, files, warnings, seconds, notes, rendered=0, reused=pages, timings=(("unchanged check", seconds),),
+                       unchanged=True)
 
 
 @contextmanager

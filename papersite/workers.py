@@ -40,7 +40,9 @@ def resolve_jobs(requested: int | None) -> int:
     """--jobs, else PAPERSITE_JOBS, else one per core (up to 8)."""
     if requested is None:
         env = os.environ.get("PAPERSITE_JOBS", "").strip()
-        requested = int(env) if env.isdigit() else None
+        if env and not (env.isdigit() and int(env) >= 1):
+            raise SiteError.at("PAPERSITE_JOBS", None, f"{env!r} is not a number of worker processes (1 or more)")
+        requested = int(env) if env else None
     if requested is None or requested <= 0:
         return default_jobs()
     return requested

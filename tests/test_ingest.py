@@ -10,10 +10,10 @@ import yaml
 
 from conftest import REPO, build_args
 from papersite.inputs.papers import split_front_matter
-from papersite.errors import Report
+from papersite.errors import Report, SiteError
 from papersite.ingest.importer import find_code_links
 from papersite.ingest.readers.plain import read_plain
-from papersite.ingest.records import clean_abstract
+from papersite.ingest.records import Defaults, clean_abstract
 
 SEED = REPO / "content" / "sources" / "neurips2025-abstracts.txt"
 
@@ -130,12 +130,15 @@ def test_force_reimport_replaces_but_keeps_the_slug(imported, cli):
     page = papers / "fastsverl.md"
     renamed = papers / "fast-shapley.md"
     page.rename(renamed)
-    renamed.write_text(renamed.read_text().replace("slug: fastsverl", "slug: fast-shapley"))
+    # Renamed by hand: the old slug is an alias, so the links already sent out still arrive.
+    renamed.write_text(renamed.read_text().replace("slug: fastsverl", "slug: fast-shapley")
+                       .replace("aliases: []", "aliases: [fastsverl]"))
     result = cli("import", SEED, "--content", project / "content", "--force")
     assert result.code == 0
     assert "19 replaced (--force)" in result.out
     data, _ = front_matter(renamed)
     assert data["slug"] == "fast-shapley" and data["title_source"] == "derived"
+    assert data["aliases"] == ["fastsverl"]
     assert not page.exists()
 
 
@@ -196,6 +199,16 @@ def test_text_source_heading_gives_venue_and_year():
     records = read_plain("ICML 2024 Accepted\n\nFirst abstract\nwrapped.\n\nSecond.\n", "s.txt", Report())
     assert [(r.venue, r.year, r.line, r.abstract) for r in records] == [
         ("ICML", 2024, 3, "First abstract wrapped."), ("ICML", 2024, 6, "Second.")]
+
+
+def test_text_source_heading_without_venue_and_year_takes_the_flags():
+    [record] = read_plain("Accepted papers\n\nAn abstract.\n", "s.txt", Report(), Defaults("ICLR", 2024))
+    assert (record.venue, record.year) == ("ICLR", 2024)
+    # The heading's own venue and year come first.
+    [record] = read_plain("ICML 2023 Accepted\n\nAn abstract.\n", "s.txt", Report(), Defaults("ICLR", 2024))
+    assert (record.venue, record.year) == ("ICML", 2023)
+    with pytest.raises(SiteError, match=r"must name the venue and year, like 'NeurIPS 2025 Papers' \(or pass --venue and --year\)"):
+        read_plain("Accepted papers\n\nAn abstract.\n", "s.txt", Report(), Defaults("ICLR"))
 
 
 def test_import_requires_the_taxonomy(tmp_path, cli):

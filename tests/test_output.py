@@ -182,6 +182,18 @@ def test_refuses_targets_that_are_not_previous_output(tmp_path, make):
     assert (content / "x.md").read_text() == "keep me"
 
 
+def test_a_mount_point_is_refused_with_a_folder_inside_it_offered(tmp_path, monkeypatch):
+    """The new site is made beside --out and renamed in, which cannot cross file systems: a mount
+    point as --out (a Docker volume, a tmpfs) would fail halfway through the first patch."""
+    mounted = tmp_path / "volume"
+    mounted.mkdir()
+    is_mount = os.path.ismount
+    monkeypatch.setattr(os.path, "ismount", lambda path: Path(path) == mounted or is_mount(path))
+    with pytest.raises(SiteError, match=f"--out is a mount point .* choose a folder inside it, such as {mounted / 'site'}"):
+        check_output_target(mounted, [])
+    check_output_target(mounted / "site", [])
+
+
 def test_empty_directory_and_previous_output_are_accepted(tmp_path):
     empty = tmp_path / "empty"
     empty.mkdir()

@@ -556,6 +556,9 @@ def test_a_build_under_a_pipe_prints_no_progress_and_one_summary_line(tmp_path, 
     assert result.code == 0
     assert "\r" not in result.err and "\x1b" not in result.err
     assert re.fullmatch(r"build: \d+ pages \(\d+ files\) written to .* with 0 warnings in \d+\.\d\ds\n", result.out)
+    # Built again with nothing changed: nothing is written, and the line says so.
+    again = cli(*build_args(root, "--base-url", BASE))
+    assert re.fullmatch(r"build: \d+ pages \(\d+ files\) up to date in .*, nothing changed, with 0 warnings in \d+\.\d\ds\n", again.out)
 
 
 # --- the GitHub Pages workflow ---------------------------------------------------------------

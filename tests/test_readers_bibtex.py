@@ -97,6 +97,10 @@ def test_venue_year_and_keywords_from_what_the_entry_has():
         "@misc{a} names no venue (booktitle, journal or series) and no year (pass --venue and --year)"]
     [record], _ = read("@misc{a, title = {T}, abstract = {A b.}}", Defaults("Workshop", 2023))
     assert (record.venue, record.year) == ("Workshop", 2023)
+    # A year that is no year is not replaced by --year: the entry is left out and said.
+    records, report = read("@misc{a, title = {T}, abstract = {A b.}, year = {20x2}}", Defaults("Workshop", 2023))
+    assert records == [] and [p.message for p in report.errors] == [
+        "@misc{a}: the year '20x2' is not a year (write it as four digits, such as 2024)"]
 
 
 def test_bad_entries_are_reported_at_their_line_and_the_rest_read():

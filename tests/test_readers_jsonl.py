@@ -6,6 +6,7 @@ import json
 
 from papersite.errors import Report
 from papersite.ingest.readers.jsonl import read_jsonl
+from papersite.ingest.records import Defaults
 
 RECORD = {"title": "T", "abstract": "We study things.", "venue": "ICML", "year": 2024}
 
@@ -25,3 +26,21 @@ def test_links_of_another_shape_are_an_error():
     assert [(p.line, p.message) for p in report.errors] == [
         (1, "'links' must be an object of text, with keys among pdf, doi, arxiv, openreview, url"),
         (2, "'links' must be an object of text, with keys among pdf, doi, arxiv, openreview, url")]
+
+
+def test_a_year_as_text_is_read_and_one_that_is_no_year_is_never_replaced_by_the_flag():
+    report = Report()
+    [record] = read_jsonl(json.dumps({**RECORD, "year": "2019"}), "p.jsonl", report)
+    assert record.year == 2019 and not report.errors
+    lines = "\n".join(json.dumps({**RECORD, "year": year}) for year in ("20x2", True, 2019.5))
+    assert read_jsonl(lines, "p.jsonl", report, Defaults("ICML", 2023)) == []
+    assert [str(p) for p in report.errors] == [
+        "p.jsonl:1: the year '20x2' is not a year (write it as four digits, such as 2024)",
+        "p.jsonl:2: the year True is not a year (write it as four digits, such as 2024)",
+        "p.jsonl:3: the year 2019.5 is not a year (write it as four digits, such as 2024)"]
+
+
+def test_a_record_without_a_year_is_told_what_it_lacks():
+    report = Report()
+    assert read_jsonl(json.dumps({"title": "T", "abstract": "We study things.", "venue": "ICML"}), "p.jsonl", report) == []
+    assert [str(p) for p in report.errors] == ["p.jsonl:1: no venue/year: the record has no 'year' (pass --venue and --year)"]

@@ -89,6 +89,12 @@ def test_bad_rows_are_reported_at_their_line_and_the_others_read():
     ]
 
 
+def test_a_year_that_is_no_year_is_an_error_whatever_the_flag():
+    records, report = read("title,abstract,venue,year\nOne,An abstract,ICML,abc\nTwo,An abstract,ICML,\n", defaults=Defaults(year=2023))
+    assert [(r.title, r.year) for r in records] == [("Two", 2023)]
+    assert [(p.line, p.message) for p in report.errors] == [(2, "the year 'abc' is not a year (write it as four digits, such as 2024)")]
+
+
 def test_tsv_keeps_commas_in_cells():
     [record], _ = read("Title\tAbstract\tVenue\tYear\nA, B and C\tWe study a, b; and c.\tCoRL\t2024\n", reader=read_tsv)
     assert (record.title, record.abstract) == ("A, B and C", "We study a, b; and c.")

@@ -53,14 +53,15 @@ def ctrl_c_as_at_a_terminal():
 
 
 class Server:
-    def __init__(self, root: Path, *extra: str):
+    def __init__(self, root: Path, *extra: str, defaults: bool = False):
+        """`defaults`: started in the project's folder with no paths given, as a user starts it."""
         self.root = root
         self.out: list[str] = []
         self.err: list[str] = []
+        paths = [] if defaults else ["--content", str(root / "content"), "--config", str(root / "site.yml"), "--out", str(root / "site")]
         self.proc = subprocess.Popen(
-            [sys.executable, "build.py", "serve", "--port", "0", "--content", str(root / "content"),
-             "--config", str(root / "site.yml"), "--out", str(root / "site"), *extra],
-            cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, encoding="utf-8",
+            [sys.executable, str(REPO / "build.py"), "serve", "--port", "0", *paths, *extra],
+            cwd=root if defaults else REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, encoding="utf-8",
             env={**os.environ, "PYTHONUNBUFFERED": "1"},
         )
         for stream, lines in ((self.proc.stdout, self.out), (self.proc.stderr, self.err)):
@@ -182,6 +183,20 @@ def test_each_warning_is_printed_by_the_build_that_first_has_it(served):
         paper_text(id="test-0002", slug="second-paper", title="Another edit, elsewhere"), encoding="utf-8")
     wait_for(lambda: any("with 1 warning (1 shown before) in" in line for line in served.out), "the next rebuild")
     assert sum(warning in line for line in served.err) == 1   # not repeated
+
+
+def test_the_site_it_serves_is_not_the_one_published(tmp_path):
+    """site/ is what `build.py` makes for publishing; the dev server's pages name the local server
+    as their address, so they go to a folder of their own."""
+    root = make_project(tmp_path / "proj", {"a.md": paper_text()})
+    server = Server(root, defaults=True)
+    try:
+        status, html = server.get("papers/a-paper.html")
+        assert status == 200 and f'<link rel="canonical" href="{server.url}papers/a-paper.html">' in html
+        assert (root / ".papersite-serve" / "site" / "papers" / "a-paper.html").is_file()
+        assert not (root / "site").exists()
+    finally:
+        assert server.stop() == 0
 
 
 def test_ctrl_c_exits_cleanly(served):

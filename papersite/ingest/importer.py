@@ -4,7 +4,7 @@ The reader (ingest/sources.py) gives records; a record it could not read is repo
 others go on. Then every record is planned before anything is written: its id, whether it is a
 paper already here (the same id, DOI, arXiv id, OpenReview id, or title and first author:
 ingest/identity.py), and what to write. A paper already here is skipped; with --force its page is
-replaced (keeping its id and slug); with --update its source-owned fields (abstract, authors,
+replaced (keeping its id, slug and aliases: its URLs); with --update its source-owned fields (abstract, authors,
 venue and year, links, and the code links found in the abstract) are refreshed if the page is
 as the import left it (ingest/pagetext.py), and it is kept as it is if someone edited it.
 
@@ -190,7 +190,9 @@ def plan_import(records: list[RawRecord], papers_dir: Path, taxonomy: Taxonomy, 
                 writes.append(PageWrite(match.path, page, False, match.id))
         elif match is not None:
             summary.replaced.append(match.id)
-            writes.append(PageWrite(match.path, make_page(record, text, match.id, match.slug, taxonomy), False, match.id))
+            # Its URLs stay: the slug and the aliases that redirect old links to it.
+            writes.append(PageWrite(match.path, make_page(record, text, match.id, match.slug, taxonomy, match.aliases),
+                                    False, match.id))
         else:
             slug = unique_slug(derive_slug(text.title, text.method), taken)
             taken.add(slug)
@@ -234,7 +236,8 @@ def convert_record(record: RawRecord, title: str | None, title_warnings: list[st
     return Converted(body, title, "given", None)
 
 
-def make_page(record: RawRecord, text: Converted, page_id: str, slug: str, taxonomy: Taxonomy) -> str:
+def make_page(record: RawRecord, text: Converted, page_id: str, slug: str, taxonomy: Taxonomy,
+              aliases: tuple[str, ...] = ()) -> str:
     return signed_page({
         "id": page_id,
         "slug": slug,
@@ -247,7 +250,7 @@ def make_page(record: RawRecord, text: Converted, page_id: str, slug: str, taxon
         "code": list(find_code_links(text.body)),
         "authors": list(record.authors),
         "links": dict(record.links),
-        "aliases": [],
+        "aliases": list(aliases),
     }, text.body)
 
 

@@ -56,6 +56,7 @@ class ExistingPage:
     id: str
     slug: str
     names: tuple[str, ...]          # its file name, slug and aliases: URLs a new page must not take
+    aliases: tuple[str, ...]        # its old slugs, which redirect to it: kept by --force
     identities: tuple[str, ...]
     state: str                      # import_state of its text
     front: dict                     # its front matter, for --update to refresh (when unedited)
@@ -80,6 +81,7 @@ def scan_pages(papers_dir: Path) -> list[ExistingPage]:
             id=str(data.get("id") or f"file:{path.name}"),
             slug=slug,
             names=(path.stem, slug, *aliases),
+            aliases=tuple(aliases),
             identities=page_identities(data),
             state=import_state(text) if text else "unrecorded",
             front=data,

@@ -123,6 +123,19 @@ def year_in(text: str) -> int | None:
     return int(found.group()) if found else None
 
 
+def own_year(value: object) -> tuple[int | None, str | None]:
+    """A record's own year field: (its year, None); (None, None) when it has none, so `--year` may
+    stand in; (None, why) when it has one that is no year ("20x2"), which no flag silently replaces."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None, None
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value, None
+    if isinstance(value, str) and (year := year_in(value)) is not None:
+        return year, None
+    shown = value.strip() if isinstance(value, str) else value
+    return None, f"the year {shown!r} is not a year (write it as four digits, such as 2024)"
+
+
 def collect_links(candidates: Iterable[tuple[str, str]], shown: str, line: int, report: Report) -> Links:
     """A record's links from what its source gives, as (kind, value) pairs, first of each kind kept.
 

@@ -272,9 +272,26 @@ def check_unique(papers: list[Paper], report: Report) -> None:
     ids: dict[str, Paper] = {}
     for paper in papers:
         if paper.id in ids:
-            report.error(paper.path, 2, f"duplicate id '{paper.id}' (also in {ids[paper.id].path})")
+            report.error(paper.path, front_line(paper.path, "id"), f"duplicate id '{paper.id}' (also in {ids[paper.id].path})")
         ids.setdefault(paper.id, paper)
         for name, kind in [(paper.slug, "slug"), *((a, "alias") for a in paper.aliases)]:
             if name in owners and owners[name] is not paper:
-                report.error(paper.path, 2, f"duplicate {kind} '{name}': the URL papers/{name}.html is already taken by {owners[name].path}")
+                line = front_line(paper.path, "slug" if kind == "slug" else "aliases", None if kind == "slug" else name)
+                report.error(paper.path, line, f"duplicate {kind} '{name}': the URL papers/{name}.html is already taken by {owners[name].path}")
             owners.setdefault(name, paper)
+
+
+def front_line(path: str, key: str, item: str | None = None) -> int:
+    """The line where a page's front matter writes `key` (or `item` of its list), for a clash found
+    once every page is loaded: a Paper keeps no lines, and clashes are rare enough to read the page again."""
+    try:
+        front, _, _ = split_front_matter(decode_text(read_regular(Path(path)), path), path)
+        doc = parse_yaml(front, path, first_line=2)
+    except (OSError, SiteError):
+        return 2
+    if not isinstance(doc.value, dict):
+        return 2
+    node = doc.value_node(key)
+    if item is not None and node is not None and isinstance(node.value, list):
+        return next((doc.line_of(n) for n in node.value if n.value == item), doc.key_line(key))
+    return doc.key_line(key)

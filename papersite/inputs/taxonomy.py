@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from pathlib import Path
 
 from ..errors import Report, SiteError
@@ -30,13 +29,18 @@ def load_taxonomy(path: Path) -> Taxonomy:
             report.error(shown, doc.key_line(str(key)), unknown_key_message(key, ("fallback", "tags"), "tags.yml"))
     tags_node = doc.value_node("tags")
     tags = []
+    first: dict[str, int] = {}   # slug -> line of the tag that defines it first
     for item, node in zip(data["tags"], tags_node.value):  # type: ignore[union-attr]
         tag = validate_tag(doc, item, node, report)
-        if tag is not None:
-            tags.append(tag)
+        if tag is None:
+            continue
+        line = doc.line_of(node)
+        if tag.slug in first:
+            report.error(shown, line, f"tag '{tag.slug}' is defined more than once (first at line {first[tag.slug]})")
+            continue
+        first[tag.slug] = line
+        tags.append(tag)
     slugs = [t.slug for t in tags]
-    for slug in sorted(slug for slug, count in Counter(slugs).items() if count > 1):
-        report.error(shown, 1, f"tag '{slug}' is defined more than once")
     fallback = data.get("fallback")
     # Against every slug written, valid tag or not: a tag with another mistake is reported once, for that.
     written = slugs + [item.get("slug") for item in data["tags"] if isinstance(item, dict)]

@@ -22,8 +22,8 @@ from bibtexparser.model import DuplicateBlockKeyBlock, Entry
 
 from ...errors import Report, SiteError
 from ...inputs.links import ARXIV_ID_RE
-from ..records import (Defaults, RawRecord, clean_abstract, clean_names, clean_text, collect_links, latex_text, source_vocabulary,
-                       year_in)
+from ..records import (Defaults, RawRecord, clean_abstract, clean_names, clean_text, collect_links, latex_text, own_year,
+                       source_vocabulary)
 
 VENUE_FIELDS = ("booktitle", "journal", "series")
 KEYWORD_SPLIT_RE = re.compile(r"[,;]")
@@ -123,12 +123,14 @@ def entry_record(entry: Entry, fields: dict[str, str], shown: str, report: Repor
     for name in missing:
         report.error(shown, line, f"@{entry.entry_type}{{{entry.key}}} has no '{name}' field: it is left out")
     venue = next((latex_text(fields[name], shown, line, report) for name in VENUE_FIELDS if fields.get(name, "").strip()), None)
-    year = year_in(fields.get("year", "")) or year_in(fields.get("date", ""))
+    year, problem = own_year(fields.get("year") or fields.get("date"))
     venue, year = venue or defaults.venue, year or defaults.year
     absent = [what for what, value in (("venue (booktitle, journal or series)", venue), ("year", year)) if not value]
-    if absent:
+    if problem is not None:
+        report.error(shown, line, f"@{entry.entry_type}{{{entry.key}}}: {problem}")
+    elif absent:
         report.error(shown, line, f"@{entry.entry_type}{{{entry.key}}} names no {' and no '.join(absent)} (pass --venue and --year)")
-    if missing or absent:
+    if missing or problem is not None or absent:
         return None
     return RawRecord(
         line=line,

@@ -7,7 +7,7 @@ import re
 
 from ...errors import Report, SiteError
 from ...inputs.links import LINK_KINDS
-from ..records import Defaults, RawRecord, clean_abstract, clean_names, clean_text, collect_links, venue_and_year, wrap_vocabulary
+from ..records import Defaults, RawRecord, clean_abstract, clean_names, clean_text, collect_links, own_year, venue_and_year, wrap_vocabulary
 
 
 def json_lines(text: str, shown: str, report: Report):
@@ -58,9 +58,13 @@ def validate_json_record(data, shown: str, number: int, report: Report, defaults
     if not isinstance(links, dict) or not all(k in LINK_KINDS and isinstance(v, str) for k, v in links.items()):
         report.error(shown, number, f"'links' must be an object of text, with keys among {', '.join(LINK_KINDS)}")
         ok = False
-    venue, year = record_venue_year(data, defaults)
-    if not venue or year is None:
-        report.error(shown, number, "no venue/year: the record has no 'venue' and 'year' (pass --venue and --year)")
+    venue, year, problem = record_venue_year(data, defaults)
+    if problem is not None:
+        report.error(shown, number, problem)
+        ok = False
+    elif not venue or year is None:
+        absent = " and ".join(f"'{key}'" for key, value in (("venue", venue), ("year", year)) if not value)
+        report.error(shown, number, f"no venue/year: the record has no {absent} (pass --venue and --year)")
         ok = False
     source_id = data.get("source_id")
     if not ok:
@@ -79,12 +83,15 @@ def validate_json_record(data, shown: str, number: int, report: Report, defaults
     )
 
 
-def record_venue_year(data: dict, defaults: Defaults) -> tuple[str | None, int | None]:
-    """The record's own venue/year first, then an OpenReview-style track ("NeurIPS 2025 oral"), then the flags."""
-    venue = data.get("venue") if isinstance(data.get("venue"), str) else None
-    year = data.get("year") if isinstance(data.get("year"), int) and not isinstance(data.get("year"), bool) else None
+def record_venue_year(data: dict, defaults: Defaults) -> tuple[str | None, int | None, str | None]:
+    """The record's own venue/year first, then an OpenReview-style track ("NeurIPS 2025 oral"), then
+    the flags; and what is wrong with a year the record gives that is no year."""
+    venue = data.get("venue") if isinstance(data.get("venue"), str) and data["venue"].strip() else None
+    year, problem = own_year(data.get("year"))
+    if problem is not None:
+        return venue, None, problem
     if isinstance(data.get("track"), str):
         track_venue, track_year = venue_and_year(data["track"])
         if track_year is not None:
             venue, year = venue or track_venue, year or track_year
-    return venue or defaults.venue, year or defaults.year
+    return venue or defaults.venue, year or defaults.year, None

@@ -13,7 +13,7 @@ import io
 import re
 
 from ...errors import Report, SiteError
-from ..records import Defaults, RawRecord, clean_abstract, clean_names, clean_text, collect_links, source_vocabulary, venue_and_year, year_in
+from ..records import Defaults, RawRecord, clean_abstract, clean_names, clean_text, collect_links, own_year, source_vocabulary, venue_and_year
 
 # Each field and the column names that give it, normalised by `column_key`. The first column found wins.
 COLUMNS = {
@@ -115,11 +115,14 @@ def row_record(cells: dict[str, str], shown: str, line: int, report: Report, def
     for field in missing:
         report.error(shown, line, f"the row has no {field}")
     venue, year = venue_and_year(cells.get("venue", ""))
-    year = year_in(cells.get("year", "")) or year
-    venue, year = venue or defaults.venue, year or defaults.year
-    if not venue or year is None:
-        report.error(shown, line, "no venue/year: the row has no venue and year columns filled in (pass --venue and --year)")
-    if missing or not venue or year is None:
+    given, problem = own_year(cells.get("year"))
+    venue, year = venue or defaults.venue, given or year or defaults.year
+    if problem is not None:
+        report.error(shown, line, problem)
+    elif not venue or year is None:
+        absent = " and ".join(what for what, value in (("venue", venue), ("year", year)) if not value)
+        report.error(shown, line, f"no venue/year: the row has no {absent} column filled in (pass --venue and --year)")
+    if missing or problem is not None or not venue or year is None:
         return None
     return RawRecord(
         line=line,
