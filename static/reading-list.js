@@ -14,13 +14,15 @@
 //   ({parts: n}); an export then loads the parts of its papers (assets/bibtex/<k>.js, each filling
 //   window.PAPERSITE_BIBTEX_PARTS[k]), k the slug's 32-bit FNV-1a hash modulo n.
 //   A saved paper this build no longer has gets the entry saved from its page's Cite box, if it
-//   was saved there, or else a comment line saying it is gone.
+//   was saved there, or else a comment line saying it is gone. Entries that could not be loaded
+//   (a flaky connection) are the same: the export says so, and pressing BibTeX again tries again.
 //
 // API: window.papersiteReadingList
 //   .toggleButton(slug, title, url, details?) -> a new <button>; `url` is the paper's path relative
 //       to the site root ("papers/<slug>.html", as `u` in assets/search-store.js); `details` may give
-//       {summary, authors: [..], authorUrls: [..], venue, year, permalink}; authorUrls[i] is the page of
-//       authors[i] relative to the site root ("authors/<slug>.html"), or "".
+//       {summary, authors: [..], authorUrls: [..], authorCount, venue, year, permalink}; authorUrls[i] is
+//       the page of authors[i] relative to the site root ("authors/<slug>.html"), or ""; authorCount, when
+//       `authors` are only the first ones (a search result's), how many the paper has.
 //   .has(slug), .entries(), .add(entry), .remove(slug), .onChange(fn), .available
 // All DOM is built with createElement/textContent: titles and summaries are never parsed as HTML.
 (function () {
@@ -58,6 +60,7 @@
       slug: slug, title: title, url: url, summary: text(entry.summary, 2000),
       authors: authors.map(function (a) { return a.slice(0, 300); }),
       authorUrls: authors.map(function (a, i) { return safePath(authorUrls[i]); }),
+      authorCount: Math.max(authors.length, typeof entry.authorCount === "number" && entry.authorCount < 100000 ? Math.floor(entry.authorCount) : 0),
       venue: text(entry.venue, 200), year: text(entry.year, 10), permalink: safePermalink(entry.permalink),
       // The paper page's own entry (as in papers.bib), when saved from that page: the export's
       // fallback once a later build no longer has the paper.
@@ -157,7 +160,7 @@
     button.setAttribute("aria-label", "Save: " + title);
     var entry = {
       slug: slug, title: title, url: url, summary: details.summary, authors: details.authors, authorUrls: details.authorUrls,
-      venue: details.venue, year: details.year, permalink: details.permalink
+      authorCount: details.authorCount, venue: details.venue, year: details.year, permalink: details.permalink
     };
     if (!available || !clean(entry)) {
       button.hidden = true;
@@ -313,13 +316,25 @@
   }
 
   // Joined as papers.bib joins its entries: each ends with a newline, a blank line between them.
+  function builtEntry(slug) {
+    // Own properties only: a slug read back from storage may be "constructor".
+    return built && Object.prototype.hasOwnProperty.call(built, slug) && typeof built[slug] === "string" ? built[slug] : null;
+  }
+
+  // The build's entry; else the one saved from the paper's Cite box; else a comment: the paper is
+  // gone, or (the build's entries could not be loaded) its entry is.
   function bibtex(list) {
     return list.map(function (e) {
-      // Own properties only: a slug read back from storage may be "constructor".
-      if (Object.prototype.hasOwnProperty.call(built, e.slug) && typeof built[e.slug] === "string") return built[e.slug];
+      var entry = builtEntry(e.slug);
+      if (entry) return entry;
       if (e.bibtex) return e.bibtex + "\n";
-      return "% \"" + commentText(e.title) + "\" is no longer on this site.\n";
+      return "% \"" + commentText(e.title) + "\"" + (builtState === "failed" ? ": its entry could not be loaded.\n" : " is no longer on this site.\n");
     }).join("\n");
+  }
+
+  // Papers of the list whose BibTeX a failed load left the export without.
+  function unexported(list) {
+    return list.filter(function (e) { return !builtEntry(e.slug) && !e.bibtex; }).length;
   }
 
   function markdownText(value) {
@@ -331,7 +346,7 @@
   }
 
   function byline(e) {
-    var names = e.authors.slice(0, 3).join(", ") + (e.authors.length > 3 ? " et al." : "");
+    var names = e.authors.slice(0, 3).join(", ") + (e.authorCount > 3 ? " et al." : "");
     var where = [e.venue, e.year].filter(Boolean).join(" ");
     return [names, where].filter(Boolean).join(" · ");
   }
@@ -396,14 +411,17 @@
         b.setAttribute("aria-pressed", b.getAttribute("data-export") === format ? "true" : "false");
       });
       showProblem("");
-      if (format === "bibtex" && !builtFor(list)) {
+      if (format === "bibtex" && !builtFor(list) && builtState !== "failed") {
         output.hidden = true;
-        if (builtState === "failed") {
-          showProblem("BibTeX export is unavailable: the site's entries (" + failedFile + ") could not be loaded. The Markdown export still works.");
-        } else if (builtState !== "loading") {
-          loadBuilt(list, function () { if (format === "bibtex") showExport(entries()); });
-        }
+        if (builtState !== "loading") loadBuilt(list, function () { if (format === "bibtex") showExport(entries()); });
         return;
+      }
+      if (format === "bibtex" && builtState === "failed") {
+        // What can be exported is: the entries loaded, and those saved from the papers' pages.
+        var left = unexported(list);
+        showProblem("The site's BibTeX entries (" + failedFile + ") could not be loaded" +
+          (left ? ": " + left + " of " + list.length + " papers are left as comments below." : "; below are the entries saved from the papers' pages.") +
+          " Press BibTeX again to try again; the Markdown export works.");
       }
       if (!format) { output.hidden = true; return; }
       var spec = FORMATS[format];
@@ -455,7 +473,7 @@
         if (e.authorUrls[i]) link.href = rootPrefix + e.authorUrls[i];
         p.appendChild(link);
       });
-      var rest = (e.authors.length > 3 ? " et al." : "");
+      var rest = (e.authorCount > 3 ? " et al." : "");
       var where = [e.venue, e.year].filter(Boolean).join(" ");
       p.appendChild(doc.createTextNode(rest + (where ? (e.authors.length ? " · " : "") + where : "")));
       return p;
@@ -475,6 +493,7 @@
     Array.prototype.forEach.call(formatButtons, function (b) {
       b.addEventListener("click", function () {
         format = format === b.getAttribute("data-export") ? null : b.getAttribute("data-export");
+        if (format === "bibtex" && builtState === "failed") builtState = "idle";   // pressed again: try again
         showExport(entries());
       });
     });

@@ -248,29 +248,32 @@
       if (said) message(said);
       var list = el("ol");
       list.setAttribute("role", "listbox");
+      list.setAttribute("aria-label", "Search results");
       list.id = "search-popup-list";
-      var author = authorOf(q, entries);
-      if (author) {   // their page first: a query of a name is most likely looking for the person
+      // Each result's link is its option (the list item only holds it): an option holding a link
+      // would be a control inside a control, which screen readers announce badly.
+      function option(id, href) {
         var li = el("li"), a = el("a");
-        li.id = "search-option-author";
-        li.setAttribute("role", "option");
-        li.setAttribute("aria-selected", "false");
-        a.href = root + author.url;
+        li.setAttribute("role", "none");
+        a.id = id;
+        a.setAttribute("role", "option");
+        a.setAttribute("aria-selected", "false");
+        a.href = href;
         a.tabIndex = -1;
-        a.appendChild(el("span", "result-title", author.name));
-        a.appendChild(el("span", "result-tags", "Author page"));
         li.appendChild(a);
         list.appendChild(li);
-        options.push(li);
+        options.push(a);
+        return a;
+      }
+      var author = authorOf(q, entries);
+      if (author) {   // their page first: a query of a name is most likely looking for the person
+        var a = option("search-option-author", root + author.url);
+        a.appendChild(el("span", "result-title", author.name));
+        a.appendChild(el("span", "result-tags", "Author page"));
       }
       entries.forEach(function (d, i) {
         if (!d) return;
-        var terms = outcome.terms(results[i]), li = el("li"), a = el("a");
-        li.id = "search-option-" + i;
-        li.setAttribute("role", "option");
-        li.setAttribute("aria-selected", "false");
-        a.href = root + d.url;
-        a.tabIndex = -1;
+        var terms = outcome.terms(results[i]), a = option("search-option-" + i, root + d.url);
         var title = el("span", "result-title");
         appendHighlighted(title, d.title, terms);
         a.appendChild(title);
@@ -279,9 +282,6 @@
         var snippet = el("span", "result-snippet");
         appendHighlighted(snippet, d.summary, terms);
         a.appendChild(snippet);
-        li.appendChild(a);
-        list.appendChild(li);
-        options.push(li);
       });
       popup.appendChild(list);
       var all = el("a", "search-all", results.length === 1 ? "See this result on the search page"
@@ -328,7 +328,7 @@
       } else if (event.key === "Enter") {
         if (!popup.hidden && selected >= 0 && options[selected]) {
           event.preventDefault();
-          location.href = options[selected].querySelector("a").href;
+          location.href = options[selected].href;
         }
         // otherwise the form submits to the search page
       } else if (event.key === "Escape") {
@@ -424,7 +424,13 @@
       li.appendChild(h);
       // The reading list's Save toggle (static/reading-list.js), beside the link, never inside it.
       if (window.papersiteReadingList) {
-        li.appendChild(window.papersiteReadingList.toggleButton(d.ref, d.title, d.url, { summary: d.summary }));
+        // Saved from here, the entry shows what one saved from the paper's page does: its first
+        // authors (linked), how many it has, its venue and year.
+        li.appendChild(window.papersiteReadingList.toggleButton(d.ref, d.title, d.url, {
+          summary: d.summary, authors: d.authors.map(function (a) { return a.name; }),
+          authorUrls: d.authors.map(function (a) { return a.url || ""; }), authorCount: d.authorCount,
+          venue: d.venue, year: String(d.year)
+        }));
       }
       li.appendChild(byline(d));
       var p = el("p", "paper-card-summary result-snippet");

@@ -7,16 +7,30 @@
   var root = document.documentElement;
   var themeKey = root.getAttribute("data-theme-key");
 
-  function currentTheme() {
-    var chosen = root.getAttribute("data-theme");
-    if (chosen) return chosen;
+  function systemTheme() {
     return window.matchMedia && matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light";
   }
 
+  function currentTheme() {
+    return root.getAttribute("data-theme") || systemTheme();
+  }
+
+  // The other theme. Back to the system's, the choice is forgotten: the page follows the system again.
   function toggleTheme() {
     var next = currentTheme() === "dark" ? "light" : "dark";
-    root.setAttribute("data-theme", next);
-    try { localStorage.setItem(themeKey, next); } catch (e) { /* not remembered, still applied */ }
+    try {
+      if (next === systemTheme()) localStorage.removeItem(themeKey);
+      else localStorage.setItem(themeKey, next);
+    } catch (e) { /* not remembered, still applied */ }
+    if (next === systemTheme()) root.removeAttribute("data-theme");
+    else root.setAttribute("data-theme", next);
+    showTheme();
+  }
+
+  // The button is a toggle of the dark theme: pressed while it is on, whoever chose it.
+  function showTheme() {
+    var button = document.querySelector(".theme-toggle");
+    if (button) button.setAttribute("aria-pressed", currentTheme() === "dark" ? "true" : "false");
   }
 
   function isTyping(target) {
@@ -127,11 +141,16 @@
     if (!header) return;
     var button = element("button", "icon-button theme-toggle");
     button.type = "button";
-    button.setAttribute("aria-label", "Switch between light and dark theme");
-    button.title = "Theme (t)";
+    button.setAttribute("aria-label", "Dark theme");
+    button.title = "Dark theme (t)";
     button.appendChild(element("span", "icon icon-theme"));
     button.addEventListener("click", toggleTheme);
     header.appendChild(button);
+    showTheme();
+    if (window.matchMedia) {
+      var query = matchMedia("(prefers-color-scheme: dark)");
+      if (query.addEventListener) query.addEventListener("change", showTheme);
+    }
   }
 
   function setUpDrawer() {
@@ -140,17 +159,32 @@
     if (!button || !sidebar) return;
     button.hidden = false;
     document.body.classList.add("js-drawer");
+    // The drawer covers the page: what it covers is inert while it is open, so the keyboard moves
+    // among the topics (from the first), not through the hundreds of links hidden under it.
     function show(open) {
+      var wasIn = sidebar.contains(document.activeElement);
       sidebar.classList.toggle("open", open);
       button.setAttribute("aria-expanded", open ? "true" : "false");
+      Array.prototype.forEach.call(document.querySelectorAll("main, .site-footer, .layout > aside:not(#sidebar)"), function (part) {
+        part.inert = open;
+      });
+      if (open) {
+        var first = sidebar.querySelector("a[href]");
+        if (first) first.focus();
+      } else if (wasIn) {
+        button.focus();
+      }
     }
     button.addEventListener("click", function () { show(!sidebar.classList.contains("open")); });
-    // The drawer covers the page: Esc or a tap outside it closes it.
+    // Esc or a tap outside it closes it; so does a window grown past the phone layout, which has no drawer.
     document.addEventListener("keydown", function (event) {
       if (event.key === "Escape" && sidebar.classList.contains("open")) { show(false); button.focus(); }
     });
     document.addEventListener("click", function (event) {
       if (sidebar.classList.contains("open") && !sidebar.contains(event.target) && !button.contains(event.target)) show(false);
+    });
+    window.addEventListener("resize", function () {
+      if (sidebar.classList.contains("open") && !button.offsetParent) show(false);
     });
   }
 

@@ -11,6 +11,7 @@ import re
 import pytest
 
 from conftest import build_args, make_project, paper_text
+from papersite import urls
 from papersite.inputs.names import index_letter, index_name, name_key, name_slug, shown_name
 from support.linkcheck import check_site
 
@@ -122,6 +123,15 @@ def test_author_index_has_letter_pages_sorted_by_family_name(proj, cli):
     assert '<a href="../ada-lovelace.html">Lovelace, Ada</a> <span class="count">2</span>' in letter
     b = read(proj, "authors/letters/b.html")
     assert "Babbage, Charles" in b
+
+
+def test_each_page_of_a_letter_marks_its_letter(proj, cli, monkeypatch):
+    monkeypatch.setattr(urls, "AUTHORS_PER_PAGE", 1)   # a letter of two authors: two pages
+    assert cli(*build_args(proj)).code == 0
+    current = r'<a href="([^"]+)" aria-current="(page|true)"'
+    assert re.findall(current, read(proj, "authors/letters/l.html")) == [("l.html", "page")]
+    second = urls.author_letter_path("l", 2)
+    assert re.findall(current, read(proj, second)) == [("../l.html", "true")]
 
 
 def test_authors_yml_merges_variants_and_leaves_a_redirect(proj, cli):

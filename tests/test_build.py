@@ -67,6 +67,14 @@ def test_every_internal_link_resolves_and_nothing_loads_from_another_host(site):
         assert not re.search(r"url\(\s*['\"]?(https?:)?//", css.read_text()), css
 
 
+def test_each_search_landmark_has_a_name_of_its_own(site):
+    """search.html has two search forms, the header's and its own: a screen reader's list of
+    landmarks tells them apart by their names (axe: landmark-unique)."""
+    for page, expected in (("index.html", ["Site search"]), ("search.html", ["Site search", "Search papers"])):
+        forms = re.findall(r'<form [^>]*role="search"[^>]*>', (site / page).read_text())
+        assert [re.search(r'aria-label="([^"]*)"', form).group(1) for form in forms] == expected, page
+
+
 def test_home_lists_every_paper_with_summary_and_tags(site):
     home = (site / "index.html").read_text()
     for slug in slugs():

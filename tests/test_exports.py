@@ -72,5 +72,7 @@ def test_pages_link_the_files_that_exist(sample, tmp_path, monkeypatch):
     assert link and link.group(1).startswith(venue_year) and (split / link.group(2)).is_file()
     monkeypatch.undo()
     whole = built(sample, tmp_path / "whole")
-    assert 'href="papers.bib"' in (whole / urls.HOME).read_text(encoding="utf-8")
+    home = (whole / urls.HOME).read_text(encoding="utf-8")
+    # The files themselves, and the page that says what they hold.
+    assert 'href="papers.bib"' in home and '(<a href="downloads.html">about these files</a>)' in home
     assert "exports/" not in (whole / urls.DOWNLOADS).read_text(encoding="utf-8")

@@ -20,10 +20,19 @@ from support.phone import PHONE, overflow, phone_page, phone_problems, settle
 EXTRA = {"long-topic.md": paper_text(id="extra-0001", slug="long-topic", authors="[Ada Lovelace]",
                                      title="'Weak labels for graph neural networks'",
                                      tags="[label-efficient-learning, graph-learning]",
-                                     body="Graph neural networks trained from weak labels.")}
+                                     body="Graph neural networks trained from weak labels."),
+         # What made 197 of the real corpus's 5,876 paper pages wider than a 320-pixel phone: a long URL
+         # in the abstract, a long word in the title, an inline formula wider than the screen.
+         "wide-things.md": paper_text(id="extra-0002", slug="wide-things",
+                                      title="'Electroencephalograms of Overparameterization'",
+                                      body="Code: https://github.com/an-organisation-with-a-long-name/"
+                                           "a-repository-with-an-even-longer-name-for-its-experiments/tree/main/src. "
+                                           "We bound $a_1 + a_2 + a_3 + a_4 + a_5 + a_6 + a_7 + a_8 + a_9 + a_{10} + a_{11} + "
+                                           "a_{12} + a_{13} + a_{14} + a_{15} + a_{16}$ from above.")}
 PAGES = {
     "home": "index.html",
     "paper": "papers/fastsverl.html",
+    "paper with wide things": "papers/wide-things.html",
     "tag": "tags/graph-learning.html",
     "topics": "tags/index.html",
     "search": "search.html?q=graph+neural",
@@ -31,6 +40,7 @@ PAGES = {
     "reading list": "reading-list.html",
     "author": "authors/ada-lovelace.html",
     "authors": "authors/index.html",
+    "downloads": "downloads.html",
 }
 
 
@@ -108,6 +118,34 @@ def test_a_long_word_in_the_query_wraps(base, phone):
     assert overflow(page) == 0
 
 
+@pytest.mark.parametrize("kind", ["paper with wide things", "topics", "downloads", "home"])
+def test_the_narrowest_phone_never_scrolls_sideways(base, browser, kind):
+    context = browser.new_context(viewport={"width": 320, "height": 640})
+    try:
+        page = context.new_page()
+        page.goto(base + PAGES[kind])
+        assert page.evaluate("document.documentElement.scrollWidth") == 320
+        if kind == "paper with wide things":   # the formula is all there, scrolled within its paragraph
+            assert page.eval_on_selector(".abstract math", "m => m.getBoundingClientRect().width") > 320
+    finally:
+        context.close()
+
+
+def test_topic_names_in_the_chart_never_run_into_their_counts(base, browser):
+    context = browser.new_context(viewport={"width": 320, "height": 640})
+    try:
+        page = context.new_page()
+        page.goto(base + "tags/index.html")
+        rows = page.eval_on_selector_all(".tag-chart-list a", """links => links.map(a => {
+            const label = a.querySelector('.bar-label').getBoundingClientRect(), count = a.querySelector('.bar-count').getBoundingClientRect();
+            return [a.querySelector('.bar-label').textContent, label.right <= count.left, count.right <= innerWidth];
+        })""")
+        assert len(rows) >= 5 and [row for row in rows if not (row[1] and row[2])] == []
+        assert page.evaluate("document.documentElement.scrollWidth") == 320
+    finally:
+        context.close()
+
+
 def test_scripts_are_loaded_when_used(base, phone):
     page = phone()
     page.goto(base + "index.html")
@@ -151,4 +189,29 @@ def test_the_topics_drawer_opens_over_the_page_and_closes(base, phone):
     toggle.click()
     page.mouse.click(380, 800)   # outside the drawer
     assert toggle.get_attribute("aria-expanded") == "false"
+    assert page.errors == []
+
+
+def test_the_topics_drawer_takes_the_keyboard_while_open(base, phone):
+    """Opened from the keyboard, the focus is on its first topic and Tab stays among the topics, not
+    the hundreds of links the drawer covers; closed, the focus is back on the menu button."""
+    page = phone()
+    page.goto(base + "index.html")
+    toggle = page.locator(".nav-toggle")
+    toggle.wait_for(state="visible")
+    toggle.focus()
+    page.keyboard.press("Enter")
+    in_drawer = "() => document.getElementById('sidebar').contains(document.activeElement)"
+    assert page.evaluate(in_drawer)
+    for _ in range(3):
+        page.keyboard.press("Tab")
+        assert page.evaluate(in_drawer) or page.evaluate("() => !!document.activeElement.closest('.site-header')")
+    assert page.evaluate("() => document.querySelector('main').inert && document.querySelector('.site-footer').inert")
+    page.keyboard.press("Escape")
+    assert page.evaluate("() => document.activeElement === document.querySelector('.nav-toggle')")
+    assert not page.evaluate("() => document.querySelector('main').inert")
+    # A window grown past the phone layout has no drawer: one left open closes, the page usable again.
+    toggle.click()
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.wait_for_function("() => !document.querySelector('main').inert")
     assert page.errors == []

@@ -25,6 +25,10 @@ TEX_PAPERS = {
         title="'Quokka & co.: 50% faster #1 with ~tildes~, under_scores, {braces} and $\\alpha$ for Ünal'",
         authors="[Ünal Ørsted, Jean-Luc d'Arc]", tags="[optimization]", body="Quokka training at 50% of the cost & more.",
     ),
+    # More authors than a listing names: "et al." wherever the paper was saved from.
+    "many-authors.md": paper_text(id="extra-0002", slug="many-authors", title="'Wombats in the wild'",
+                                  authors="[Ada One, Bo Two, Cy Three, Di Four, Ed Five]", tags="[optimization]",
+                                  body="Wombat burrows, surveyed at scale."),
 }
 
 
@@ -271,19 +275,34 @@ def test_bibtex_export_of_papers_the_build_no_longer_has(site, page):
     clean(page)
 
 
-def test_bibtex_export_without_the_entries_file_says_so(site, page, tmp_path):
+def test_bibtex_export_without_the_entries_file_says_so_and_tries_again(site, page, tmp_path):
+    """The entries file fails to load (a flaky connection): the export gives the entries saved from
+    the papers' pages, comments for the others, and says so; pressing BibTeX again tries again."""
     copy = tmp_path / "copy"
     shutil.copytree(site, copy)
-    (copy / "assets" / "search-bibtex.js").unlink()
+    entries = copy / "assets" / "search-bibtex.js"
+    kept = entries.read_bytes()
+    entries.unlink()
     save(page, copy, FIRST)
     page.goto(url_of(copy, "reading-list.html"))
+    page.evaluate("() => window.papersiteReadingList.add({slug: 'aapt', title: 'AAPT', url: 'papers/aapt.html'})")
     page.click("[data-export=bibtex]")
     problem = page.locator("#reading-list-export .export-problem")
     problem.wait_for()
-    assert "BibTeX export is unavailable" in problem.inner_text() and problem.get_attribute("role") == "alert"
-    assert page.locator(".export-output").is_hidden()
+    assert problem.inner_text() == ("The site's BibTeX entries (assets/search-bibtex.js) could not be loaded: 1 of 2 papers are "
+                                    "left as comments below. Press BibTeX again to try again; the Markdown export works.")
+    assert problem.get_attribute("role") == "alert"
+    saved_from_page = papers_bib_entries(site)[FIRST]
+    assert page.input_value("#export-text") == "\n".join([saved_from_page, '% "AAPT": its entry could not be loaded.\n'])
     page.click("[data-export=markdown]")
-    assert problem.is_hidden() and page.input_value("#export-text").startswith("- [FastSVERL")
+    assert problem.is_hidden() and "[FastSVERL" in page.input_value("#export-text")
+    # The connection is back: BibTeX again loads the entries.
+    entries.write_bytes(kept)
+    page.click("[data-export=bibtex]")
+    page.wait_for_function("() => !document.querySelector('#reading-list-export .export-output').hidden && "
+                           "!document.getElementById('export-text').value.startsWith('%')")
+    assert problem.is_hidden()
+    assert page.input_value("#export-text") == "\n".join([saved_from_page, papers_bib_entries(site)["aapt"]])
     # The browser's own report of the missing file is the only console error.
     assert [e for e in page.console_errors if not e.startswith("Failed to load resource")] == []
     assert page.dialogs == []
@@ -323,6 +342,30 @@ def test_save_from_the_search_results_page(site, page):
     items = page.locator("#reading-list-items > li")
     assert items.count() == 1
     assert items.nth(0).locator(".paper-card-title a").get_attribute("href") == f"papers/{FIRST}.html"
+    clean(page)
+
+
+@pytest.mark.parametrize("slug, query", [(TEX_PAPER, "quokka"), ("many-authors", "wombat")])
+def test_a_paper_saved_from_search_is_listed_as_one_saved_from_its_page(tex_site, page, slug, query):
+    """The same byline (first authors linked, "et al.", venue and year) and the same Markdown line,
+    whichever Save button was pressed."""
+    seen = []
+    for where in ("its page", "the search page"):
+        if where == "its page":
+            save(page, tex_site, slug)
+        else:
+            page.goto(url_of(tex_site, "search.html") + "?q=" + query)
+            card = page.locator(f'#search-page-results > li.paper-card:has(a[href="papers/{slug}.html"])')
+            card.locator("button.save-toggle").click()
+        page.goto(url_of(tex_site, "reading-list.html"))
+        meta = page.locator("#reading-list-items .paper-card-meta")
+        page.click("[data-export=markdown]")
+        seen.append((meta.inner_text(), meta.locator("a").evaluate_all("els => els.map(e => e.getAttribute('href'))"),
+                     page.input_value("#export-text")))
+        page.evaluate("(slug) => window.papersiteReadingList.remove(slug)", slug)
+    assert seen[0] == seen[1], where
+    assert " · NeurIPS 2025" in seen[0][0] and len(seen[0][1]) == min(3, seen[0][0].count(",") + 1)
+    assert ("et al." in seen[0][0]) == (slug == "many-authors")
     clean(page)
 
 
@@ -407,6 +450,29 @@ def test_t_toggles_the_theme(site, page):
     clean(page)
 
 
+@pytest.mark.parametrize("system", ["light", "dark"])
+def test_the_theme_button_says_which_theme_is_on_and_leads_back_to_the_systems(site, browser, system):
+    context = browser.new_context(color_scheme=system)
+    try:
+        page = context.new_page()
+        page.goto(url_of(site, "index.html"))
+        button = page.locator(".theme-toggle")
+        assert button.get_attribute("aria-label") == "Dark theme"
+        assert button.get_attribute("aria-pressed") == ("true" if system == "dark" else "false")
+        button.click()   # the other theme, chosen: remembered on the next page
+        other = "light" if system == "dark" else "dark"
+        assert button.get_attribute("aria-pressed") == ("true" if other == "dark" else "false")
+        page.goto(url_of(site, "tags/index.html"))
+        assert page.get_attribute("html", "data-theme") == other
+        page.locator(".theme-toggle").click()   # back to the system's: the choice is forgotten
+        assert page.get_attribute("html", "data-theme") is None
+        page.reload()
+        assert page.get_attribute("html", "data-theme") is None
+        assert page.locator(".theme-toggle").get_attribute("aria-pressed") == ("true" if system == "dark" else "false")
+    finally:
+        context.close()
+
+
 def test_map_legend_filters_the_map(site, page):
     page.goto(url_of(site, "map.html"))
     links = page.locator(".topic-map-svg a")
@@ -433,10 +499,13 @@ def test_map_legend_filters_the_map(site, page):
 
 def test_tag_chart_bars_are_links(site, page):
     page.goto(url_of(site, "tags/index.html"))
-    bars = page.locator(".tag-chart-svg a")
+    bars = page.locator(".tag-chart-list a")
     assert bars.count() >= 5
-    box = page.locator(".tag-chart-svg").bounding_box()
+    box = page.locator(".tag-chart-list").bounding_box()
     assert box["width"] > 300
+    # Each bar is as long as its share of the most papers a topic has: the first is the longest.
+    widths = bars.locator(".bar").evaluate_all("rects => rects.map(r => r.getBoundingClientRect().width)")
+    assert widths == sorted(widths, reverse=True) and widths[0] > 200 and widths[-1] > 0
     bars.first.click()
     page.wait_for_url(re.compile(r"tags/[a-z0-9-]+\.html$"))
     clean(page)

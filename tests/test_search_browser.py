@@ -81,8 +81,8 @@ def type_query(page, text: str) -> None:
 
 
 def first_option(page):
-    page.wait_for_selector("#search-popup li[role=option]")
-    return page.locator("#search-popup li[role=option]").first
+    page.wait_for_selector("#search-popup [role=option]")
+    return page.locator("#search-popup [role=option]").first
 
 
 def shapley_then_enter(page, start_url: str) -> None:
@@ -92,7 +92,11 @@ def shapley_then_enter(page, start_url: str) -> None:
     option = first_option(page)
     assert option.locator(".result-title").inner_text().startswith("FastSVERL")
     assert option.get_attribute("aria-selected") == "true"
-    assert option.locator("a").get_attribute("href").endswith("papers/fastsverl.html")
+    assert option.get_attribute("href").endswith("papers/fastsverl.html")
+    # The listbox is named, and each option is the result's link, no control inside another (axe:
+    # aria-input-field-name, nested-interactive).
+    assert page.get_attribute("#search-popup-list", "aria-label") == "Search results"
+    assert option.evaluate("o => o.tagName + ' ' + o.querySelectorAll('a, button, input').length") == "A 0"
     assert option.locator("mark").count() >= 1  # "Shapley" highlighted
     with page.expect_navigation():
         page.keyboard.press("Enter")
@@ -113,7 +117,7 @@ def test_http_sub_path_shapley_enter(http_base, page):
 def test_from_a_nested_page_over_http(http_base, page):
     page.goto(http_base + "papers/aapt.html")
     type_query(page, "diffusion")
-    href = first_option(page).locator("a").get_attribute("href")
+    href = first_option(page).get_attribute("href")
     assert href.startswith("../papers/")
     page.wait_for_function("() => window.PapersiteSearch?.state?.() === 'ready'")
     loaded = search_requests(page)
@@ -225,7 +229,7 @@ def test_accents_prefix_and_typo(site, page):
     for query, title in (("Renyi", "Rényi divergences"), ("cafe", "Rényi divergences"), ("shap", "FastSVERL"), ("shaply", "FastSVERL")):
         page.fill("#search-input", "")
         type_query(page, query)
-        page.wait_for_function("(t) => { const o = document.querySelector('#search-popup li[role=option] .result-title');"
+        page.wait_for_function("(t) => { const o = document.querySelector('#search-popup [role=option] .result-title');"
                                " return o && o.textContent.startsWith(t); }", arg=title)
     assert page.console_errors == []
 
@@ -235,7 +239,7 @@ def test_keyboard(site, page):
     page.keyboard.press("/")  # site.js focuses the box
     page.keyboard.type("learning")
     first_option(page)
-    options = page.locator("#search-popup li[role=option]")
+    options = page.locator("#search-popup [role=option]")
     assert options.count() >= 3
     page.keyboard.press("ArrowDown")
     assert options.nth(1).get_attribute("aria-selected") == "true"
@@ -244,7 +248,7 @@ def test_keyboard(site, page):
     page.keyboard.press("ArrowUp")
     page.keyboard.press("ArrowUp")  # wraps to the last
     assert options.nth(options.count() - 1).get_attribute("aria-selected") == "true"
-    href = options.nth(options.count() - 1).locator("a").get_attribute("href")
+    href = options.nth(options.count() - 1).get_attribute("href")
     with page.expect_navigation():
         page.keyboard.press("Enter")
     assert page.url.endswith(href.removeprefix("."))
@@ -429,7 +433,7 @@ def test_file_url_search_on_a_sharded_site(sharded, page):
     assert loaded and len(loaded) < total / 10 and all(n[0] in "dps" for n in loaded)
     page.fill("#search-input", "")
     type_query(page, "shaply values ")            # a typo
-    page.wait_for_function("() => { const o = document.querySelector('#search-popup li[role=option] .result-title');"
+    page.wait_for_function("() => { const o = document.querySelector('#search-popup [role=option] .result-title');"
                            " return o && o.textContent.startsWith('FastSVERL'); }")
     assert "Close spellings" in page.inner_text("#search-popup")
     with page.expect_navigation():
@@ -454,9 +458,9 @@ def test_author_and_venue_fields_on_a_sharded_site(sharded, page):
     assert len(list((sharded / "assets" / "search").glob("d-*.js"))) > 1
     page.goto(file_url(sharded, "papers/fastsverl.html"))
     type_query(page, "author:lovelace quokka")
-    page.wait_for_function("() => { const o = document.querySelector('#search-popup li[role=option] .result-title');"
+    page.wait_for_function("() => { const o = document.querySelector('#search-popup [role=option] .result-title');"
                            " return o && o.textContent.includes('Quokka'); }")
-    titles = page.locator("#search-popup li[role=option] .result-title").all_inner_texts()
+    titles = page.locator("#search-popup [role=option] .result-title").all_inner_texts()
     assert len(titles) == 2 and "Rényi" in titles[1]   # EXTRA_PAPERS: by Ada Lovelace, as paper_text has it
     page.goto(file_url(sharded, "search.html") + "?q=" + quote("venue:neurips -author:lovelace shapley"))
     page.wait_for_selector("#search-page-results li.paper-card")
@@ -486,7 +490,7 @@ def test_http_search_on_a_sharded_site(sharded, page, tmp_path):
         base = root + "sub/"
         page.goto(base + "index.html")
         type_query(page, "diffusion")
-        assert first_option(page).locator("a").get_attribute("href").startswith("papers/")
+        assert first_option(page).get_attribute("href").startswith("papers/")
         assert "search-shards.js" in [u.rsplit("/", 1)[-1] for u in search_requests(page)]
         page.goto(base + "search.html?q=" + quote("+diffusion -video"))
         page.wait_for_selector("#search-page-results li.paper-card")
