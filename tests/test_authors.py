@@ -106,7 +106,7 @@ def test_author_pages_list_papers_by_year_with_coauthors_venues_and_topics(proj,
     assert "application/ld+json" not in babbage
     assert '<h2>Co-authors</h2>\n<p class="tally"><a href="ada-lovelace.html">Ada Lovelace</a></p>' in babbage
     # What only scripts use is theirs to make (static/site.js), not every author page's to carry.
-    assert '<input id="search-input" name="q" placeholder="Search papers" aria-label="Search papers">' in babbage
+    assert '<input id="search-input" name="q" placeholder="Search" aria-label="Search papers">' in babbage
     assert not re.search(r'combobox|search-popup|theme-toggle|shortcuts-hint|reading\.css', babbage)
     # "Babbage, Charles" is shown given name first, and links from the paper page.
     assert author_links(read(proj, "papers/paper-1.html"), "../authors/") == ["ada-lovelace", "charles-babbage"]

@@ -127,6 +127,9 @@ def test_the_narrowest_phone_never_scrolls_sideways(base, browser, kind):
         assert page.evaluate("document.documentElement.scrollWidth") == 320
         if kind == "paper with wide things":   # the formula is all there, scrolled within its paragraph
             assert page.eval_on_selector(".abstract math", "m => m.getBoundingClientRect().width") > 320
+        # The site's name whole, in two lines ("NeurI…" in one), beside a search box that says what it is.
+        assert page.eval_on_selector(".brand", "b => b.scrollHeight <= b.clientHeight + 1 && b.scrollWidth <= b.clientWidth + 1")
+        assert page.eval_on_selector("#search-input", "i => i.clientWidth") >= 80
     finally:
         context.close()
 
