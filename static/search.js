@@ -162,6 +162,13 @@
     return "That query can't be read (" + message + "). Try plain words, or see the examples above.";
   }
 
+  // What an empty result says of a query of words too common to be indexed ("because", "the of").
+  function tooCommon(q) {
+    var words = api.normaliseWords(q);
+    return words.length && words.every(api.isStopWord) ? " " + quoted(words) + " " + (words.length > 1 ? "are words" : "is a word") +
+      " too common to search for: add a word of the topic." : "";
+  }
+
   // What a result list says besides its count: words nothing matched, close spellings.
   function notes(outcome) {
     var out = [];
@@ -240,7 +247,7 @@
       if (outcome.error) { message(queryError(outcome.error)); return; }
       var results = outcome.results;
       if (!results.length) {
-        message("No papers match \u201c" + q.trim() + "\u201d.", tagIndexLink("Browse by topic"));
+        message("No papers match \u201c" + q.trim() + "\u201d." + tooCommon(q), tagIndexLink("Browse by topic"));
         return;
       }
       var said = notes(outcome);
@@ -578,7 +585,7 @@
           shown.every = shown.full.filter(Boolean).length;
           var quote = "\u201c" + q.trim() + "\u201d", n = shown.docs.length, extra = notes(outcome);
           if (!n) {
-            say(("No papers match " + quote + where + ". " + extra).trim(), tagIndexLink("Browse by topic instead."));
+            say(("No papers match " + quote + where + "." + tooCommon(q) + " " + extra).trim(), tagIndexLink("Browse by topic instead."));
             return;
           }
           var papers = function (k) { return k + (k === 1 ? " paper" : " papers"); };

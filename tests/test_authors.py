@@ -12,6 +12,7 @@ import pytest
 
 from conftest import build_args, make_project, paper_text
 from papersite import urls
+from papersite.enrich.bibtex import author_list
 from papersite.inputs.names import index_letter, index_name, name_key, name_slug, shown_name
 from support.linkcheck import check_site
 
@@ -54,6 +55,24 @@ def test_index_names_sort_by_family_name():
     assert index_name("Hal Daumé III") == "Daumé III, Hal"
     assert index_letter("Élodie Ørsted") == "o"
     assert index_letter("李 明") == "other"
+    # A family name as the content spells it, with a stray hyphen before it, is still under its letter.
+    assert index_letter("Saeed Sharifi -Malvajerdi") == "m"
+
+
+@pytest.mark.parametrize("raw, last, lineage, first", [
+    ("Hal Daumé III", "Daumé", "III", "Hal"),
+    ("Daumé, Hal, III", "Daumé", "III", "Hal"),
+    ("Mauricio Breternitz Jr.", "Breternitz", "Jr.", "Mauricio"),
+    ("Frederick A Matsen IV", "Matsen", "IV", "Frederick A"),
+    ("Yoshua Bengio", "Bengio", "", "Yoshua"),
+    ("Mihaela van der Schaar", "Schaar", "", "Mihaela"),
+])
+def test_bibtex_reads_each_name_as_the_page_shows_it(raw, last, lineage, first):
+    """pybtex splits names as BibTeX does: a suffix is read as one only in "Family, Suffix, Given"."""
+    from pybtex.database import parse_string
+
+    [person] = parse_string(f"@misc{{a, author = {{{author_list([raw])}}}}}", "bibtex").entries["a"].persons["author"]
+    assert (" ".join(person.last_names), " ".join(person.lineage_names), " ".join(person.first_names + person.middle_names)) == (last, lineage, first)
 
 
 def paper(n: int, authors: str, venue: str = "NeurIPS", year: int = 2025, **fields) -> str:
@@ -132,6 +151,9 @@ def test_each_page_of_a_letter_marks_its_letter(proj, cli, monkeypatch):
     assert re.findall(current, read(proj, "authors/letters/l.html")) == [("l.html", "page")]
     second = urls.author_letter_path("l", 2)
     assert re.findall(current, read(proj, second)) == [("../l.html", "true")]
+    # An alphabetical list's pages are neither newer nor older: the links say previous and next.
+    assert '<a href="../l.html" rel="prev">← Previous page</a>' in read(proj, second)
+    assert 'rel="next">Next page →</a>' in read(proj, "authors/letters/l.html")
 
 
 def test_authors_yml_merges_variants_and_leaves_a_redirect(proj, cli):

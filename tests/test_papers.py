@@ -176,6 +176,17 @@ def test_unconvertible_math_warns_then_fails_under_strict(project, cli):
     assert "papers/a.md:15: unknown LaTeX command \\notacommand" in strict.err
 
 
+def test_an_author_listed_twice_is_a_warning_at_the_authors_line(project, cli):
+    (project / "content" / "papers" / "a.md").write_text(paper_text(authors="[Xi Chen, Ada Lovelace, xi  CHEN]"))
+    result = cli(*build_args(project))
+    assert result.code == 0
+    line = next(n for n, text in enumerate((project / "content" / "papers" / "a.md").read_text().splitlines(), start=1)
+                if text.startswith("authors:"))
+    assert f"papers/a.md:{line}: warning: 'authors' lists 'xi  CHEN' twice; its author page counts the paper once" in result.err
+    page = (project / "site" / "authors" / "xi-chen.html").read_text()
+    assert "1 paper" in page
+
+
 # --- headings inside an abstract --------------------------------------------------------------
 
 RELATED_PAPER = paper_text(id="test-0002", slug="b-paper", title="Another paper about reinforcement learning")

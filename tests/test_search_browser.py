@@ -208,6 +208,19 @@ def test_no_results_offers_the_tag_index(site, page):
     page.goto(file_url(site, "search.html") + "?q=xyzzyqq")
     page.wait_for_selector("#search-status a")
     assert page.get_attribute("#search-status a", "href") == "tags/index.html"
+    assert "too common" not in page.inner_text("#search-status")
+    assert page.console_errors == []
+
+
+def test_a_query_of_words_too_common_to_index_says_so(site, page):
+    page.goto(file_url(site, "search.html") + "?q=of+because")
+    page.wait_for_selector("#search-status a")
+    assert page.inner_text("#search-status").startswith(
+        "No papers match \u201cof because\u201d. \u201cof\u201d, \u201cbecause\u201d are words too common to search for: add a word of the topic.")
+    page.goto(file_url(site, "index.html"))
+    type_query(page, "because")
+    page.wait_for_selector("#search-popup .search-message a")
+    assert "\u201cbecause\u201d is a word too common to search for" in page.inner_text("#search-popup")
     assert page.console_errors == []
 
 

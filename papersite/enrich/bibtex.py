@@ -25,6 +25,7 @@ from collections.abc import Iterable, Sequence
 
 from .. import urls
 from ..inputs.links import arxiv_id_of, doi_of
+from ..inputs.names import bibtex_name
 from ..model import Paper
 from ..text.chars import CONTROLS_RE
 from ..text.mathspans import hide_math_spans
@@ -134,10 +135,11 @@ def protect_capitals(title: str, maths: Sequence[str] = ()) -> str:
 
 
 def author_list(authors: Iterable[str]) -> str:
-    """`A and B and C`; a name that itself contains ` and ` is braced so it stays one name."""
+    """`A and B and C`, each name in the form BibTeX reads right (inputs/names.py `bibtex_name`); a
+    name that itself contains ` and ` is braced so it stays one name."""
     names = []
     for name in authors:
-        escaped = escape_text(" ".join(name.split()))
+        escaped = escape_text(bibtex_name(name))
         names.append("{" + escaped + "}" if re.search(r"\band\b", escaped, re.IGNORECASE) else escaped)
     return " and ".join(names)
 

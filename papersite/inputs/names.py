@@ -3,7 +3,8 @@
 Two spellings are one name when they have the same words once Unicode NFC, case folding and
 white space are set aside. Words are split at white space and at punctuation, so "Michael A.
 Osborne" and "Michael A Osborne", "Abbasi-Yadkori" and "Abbasi Yadkori", "Zhongfei (Mark) Zhang"
-and "Zhongfei Mark Zhang" are one name; apostrophes join ("O'Connor", "O’Connor"). "Family, Given"
+and "Zhongfei Mark Zhang" are one name; apostrophes join ("O'Connor", "O’Connor", "OConnor"; so do
+"Xi'an Li" and "Xian Li", whom content/authors.yml tells apart when they are two people). "Family, Given"
 is read as "Given Family". Accents count: "José" and "Jose" are two names (content/authors.yml
 merges them when they are one person).
 
@@ -31,6 +32,7 @@ PARTICLES = frozenset({"van", "von", "der", "den", "de", "del", "della", "di", "
 APOSTROPHE_RE = re.compile("['\u2019\u02bc]")
 ASCII_WORD_RE = re.compile(r"[a-z0-9]+")
 NOT_SLUG_RE = re.compile(r"[^a-z0-9]+")
+LEADING_PUNCTUATION_RE = re.compile(r"^[\W_]+")
 SLUG_MAX = 60
 # authors/index.html is the author index.
 RESERVED_SLUGS = frozenset({"index"})
@@ -94,19 +96,39 @@ def name_slug(key: str) -> str:
     return f"{base or 'author'}-{text_digest(key).hex()[:6]}"
 
 
-def family_and_given(shown: str) -> tuple[str, str, str]:
-    """(family name as shown in the index, given names, the family name it is sorted by):
-    "Hal Daumé III" -> ("Daumé III", "Hal", "Daumé"); "Mihaela van der Schaar" -> ("van der Schaar", "Mihaela", "Schaar")."""
+def name_parts(shown: str) -> tuple[list[str], list[str], list[str]]:
+    """The words of a shown name as (given names, family name with its particles, suffixes):
+    "Hal Daumé III" -> (["Hal"], ["Daumé"], ["III"]); "Mihaela van der Schaar" -> (["Mihaela"], ["van", "der", "Schaar"], [])."""
     words = shown.split()
     end = len(words)
     while end > 1 and is_suffix(words[end - 1]):
         end -= 1
     if end == 0:
-        return shown, "", shown
+        return [], [], []
     start = end - 1
     while start > 1 and words[start - 1] in PARTICLES:
         start -= 1
-    return " ".join(words[start:]), " ".join(words[:start]), words[end - 1]
+    return words[:start], words[start:end], words[end:]
+
+
+def family_and_given(shown: str) -> tuple[str, str, str]:
+    """(family name as shown in the index, given names, the family name it is sorted by):
+    "Hal Daumé III" -> ("Daumé III", "Hal", "Daumé"); "Mihaela van der Schaar" -> ("van der Schaar", "Mihaela", "Schaar")."""
+    given, family, suffixes = name_parts(shown)
+    if not family:
+        return shown, "", shown
+    return " ".join(family + suffixes), " ".join(given), family[-1]
+
+
+def bibtex_name(raw: str) -> str:
+    """A name as BibTeX reads it right: given names first, but "Family, Suffix, Given" for a name with a
+    generational suffix, the one form in which BibTeX takes it for one ("Hal Daumé III" read as
+    given-first is first "Hal", von "Daumé", last "III"): "Hal Daumé III" -> "Daumé, III, Hal"."""
+    shown = shown_name(raw)
+    given, family, suffixes = name_parts(shown)
+    if not suffixes or not given:
+        return shown
+    return f"{' '.join(family)}, {' '.join(suffixes)}, {' '.join(given)}"
 
 
 def index_name(shown: str) -> str:
@@ -116,9 +138,10 @@ def index_name(shown: str) -> str:
 
 
 def sort_key(shown: str) -> tuple[str, str, str, str]:
-    """By family name, then given names, accents and case aside; exact ties by the name itself."""
+    """By family name, then given names, accents, case and leading punctuation aside ("Sharifi
+    -Malvajerdi" under M); exact ties by the name itself."""
     _, given, family = family_and_given(shown)
-    return (ascii_fold(family).lower(), ascii_fold(given).lower(), shown.casefold(), shown)
+    return (LEADING_PUNCTUATION_RE.sub("", ascii_fold(family).lower()), ascii_fold(given).lower(), shown.casefold(), shown)
 
 
 def index_letter(shown: str) -> str:

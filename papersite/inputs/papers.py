@@ -203,6 +203,12 @@ def validate_front_matter(doc: Located, taxonomy: Taxonomy, report: Report) -> d
         # A tag listed twice would count the paper twice; an alias twice, write its redirect twice.
         for name in sorted(name for name, count in Counter(lists[key]).items() if count > 1):
             fail(key, f"lists {name!r} more than once")
+    # A name twice on one paper is a slip of its source ("Xi Chen, Xi Chen"): shown as written, said once.
+    names: set[str] = set()
+    for name in lists["authors"]:
+        if (folded := " ".join(name.casefold().split())) in names:
+            report.warn(shown, doc.key_line("authors"), f"'authors' lists {name.strip()!r} twice; its author page counts the paper once")
+        names.add(folded)
     for alias in lists["aliases"]:
         if (problem := slug_problem(alias)) is not None:
             fail("aliases", f"entry {alias!r} is not a valid slug: it must be {problem}")
