@@ -124,6 +124,9 @@ def bibtex_name(raw: str) -> str:
     """A name as BibTeX reads it right: given names first, but "Family, Suffix, Given" for a name with a
     generational suffix, the one form in which BibTeX takes it for one ("Hal Daumé III" read as
     given-first is first "Hal", von "Daumé", last "III"): "Hal Daumé III" -> "Daumé, III, Hal"."""
+    words = raw.split()
+    if "," not in raw and not (words and is_suffix(words[-1])):
+        return " ".join(words)   # nearly every name: given-first already, and read right as it is
     shown = shown_name(raw)
     given, family, suffixes = name_parts(shown)
     if not suffixes or not given:
