@@ -11,6 +11,7 @@ from pathlib import Path
 from .errors import Report, SiteError
 from .ingest.formats import FORMAT_LABELS
 from .inputs.values import year_problem
+from .output import InterruptedAfterCommit
 from .pipeline import BuildOptions, build
 from .progress import Progress
 
@@ -204,6 +205,10 @@ def main(argv: list[str] | None = None, keep: list | None = None) -> int:
         count = len(err.problems)
         print(f"{args.command}: failed with {count} error{'s' if count != 1 else ''}; nothing was written", file=sys.stderr)
         return 1
+    except InterruptedAfterCommit:
+        print(f"{args.command}: interrupted once the new site was in place: {args.out} is the new site, whole "
+              "(its cache was not saved: the next build checks the output)", file=sys.stderr)
+        return 130
     except KeyboardInterrupt:
         print(f"{args.command}: interrupted; nothing was written", file=sys.stderr)
         return 130

@@ -29,7 +29,7 @@ from .inputs.authors import load_people
 from .inputs.papers import load_content
 from .model import SiteConfig
 from .options import BuildOptions, BuildResult, check_strict
-from .output import Staging, copy_plan
+from .output import InterruptedAfterCommit, Staging, copy_plan
 from .progress import Progress, StageClock
 from .publish.exports import export_files, paper_records
 from .publish.feeds import BASE_URL_NOTE, feed_files, sitemap_files
@@ -117,12 +117,15 @@ def run_all(options: BuildOptions, config: SiteConfig | None, report: Report, ca
         static = static_files(options)
         sitemaps, new["sitemaps"] = sitemap_files(config, plan, cache.previous("sitemaps"))
         cache.write(staging, {**sitemaps, **static})
-        cache.commit(staging)
-    if on_commit is not None:   # (pipeline.build)
-        on_commit()
-    files = len(cache.digests) - len(static)
-    with clock("cache"):
-        cache.save(new, tuple(report.warnings), notes, len(plan), files, warm)
+        cache.commit(staging)   # Ctrl-C meanwhile waits for the site to be in place (output.interrupts_held)
+    try:
+        if on_commit is not None:   # (pipeline.build)
+            on_commit()
+        files = len(cache.digests) - len(static)
+        with clock("cache"):
+            cache.save(new, tuple(report.warnings), notes, len(plan), files, warm)
+    except KeyboardInterrupt:
+        raise InterruptedAfterCommit from None   # the site is the new one; only its cache is not saved
     if keep is not None:   # (pipeline.build)
         keep.append((papers, texts, site, terms, related, topic_map, plan, new))
     return BuildResult(len(plan), files, tuple(report.warnings), time.perf_counter() - started, notes,

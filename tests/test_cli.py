@@ -83,3 +83,23 @@ def test_ctrl_c_while_the_libraries_load_prints_no_traceback():
     run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=REPO, timeout=60, check=False)
     assert run.returncode == 130
     assert run.stderr == "build.py: interrupted; nothing was written\n"
+
+
+def test_ctrl_c_after_the_site_is_in_place_says_so(tmp_path, cli, monkeypatch):
+    """Ctrl-C while the cache is saved: the site is the new one, which the message says, rather than
+    'nothing was written'."""
+    from papersite.incremental.cache import BuildCache
+
+    root = make_project(tmp_path, {"a.md": paper_text(id="a-0001", slug="a")})
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(BuildCache, "save", interrupted)
+    result = cli(*build_args(root))
+    assert result.code == 130
+    assert result.err.endswith(f"build: interrupted once the new site was in place: {root / 'site'} is the new site, whole "
+                               "(its cache was not saved: the next build checks the output)\n")
+    assert (root / "site" / "papers" / "a.html").is_file()
+    monkeypatch.undo()
+    assert cli(*build_args(root)).code == 0

@@ -5,6 +5,7 @@ from __future__ import annotations
 import fcntl
 import os
 import shutil
+import signal
 import time
 from pathlib import Path
 
@@ -91,6 +92,32 @@ def test_a_patch_a_kill_cut_short_is_finished_by_the_next_build(tmp_path, monkey
     output.recover_output(out)
     assert snapshot(out) == {"a.html": "ONE", "b.html": "two", "new/y.html": "y", urls.MARKER: output.MARKER_TEXT.decode()}
     assert patch_siblings(out) == []
+
+
+@pytest.mark.parametrize("removed", [set(), None], ids=["patch", "whole tree"])
+def test_ctrl_c_while_the_site_is_put_in_place_waits_until_it_is(tmp_path, monkeypatch, removed):
+    """A patch that changes every page takes a second or two: Ctrl-C meanwhile would leave the
+    site half old and half new until the next build. It waits, then interrupts."""
+    out = tmp_path / "site"
+    write_site(out, {"a.html": "one", "b.html": "one"})
+    apply_patch, swap_in = output.apply_patch, output.swap_in
+
+    def interrupted(put_in_place):
+        def at_once(tree, out):
+            os.kill(os.getpid(), signal.SIGINT)   # Ctrl-C as the first file is put in place
+            put_in_place(tree, out)
+        return at_once
+
+    monkeypatch.setattr(output, "apply_patch", interrupted(apply_patch))
+    monkeypatch.setattr(output, "swap_in", interrupted(swap_in))
+    with pytest.raises(output.InterruptedAfterCommit), Staging(out) as staging:
+        staging.write("a.html", "two")
+        staging.write("b.html", "two")
+        staging.commit(removed=removed)
+    assert snapshot(out) == {"a.html": "two", "b.html": "two", urls.MARKER: output.MARKER_TEXT.decode()}
+    assert patch_siblings(out) == [] and temp_siblings(out) == []
+    # Ctrl-C is the user's again: the handler the build found is back.
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
 
 def test_a_patch_for_a_site_deleted_since_is_dropped(tmp_path, monkeypatch):
