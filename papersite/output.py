@@ -280,8 +280,9 @@ def interrupts_held() -> Iterator[None]:
     """Ctrl-C waits while the new site is put in place, then interrupts (InterruptedAfterCommit): a
     patch that touches every page (the site's title changed) takes a second or two at 5,000 papers,
     and a site half old and half new until the next build is worse than that wait. Signals are only
-    the main thread's to handle (the dev server's later builds run in a thread of their own)."""
-    if threading.current_thread() is not threading.main_thread():
+    the main thread's to handle (the dev server's later builds run in a thread of their own); one
+    that ignores Ctrl-C (started by nohup, say) goes on ignoring it."""
+    if threading.current_thread() is not threading.main_thread() or signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
         yield
         return
     caught: list[int] = []

@@ -194,6 +194,8 @@ def test_unmatched_dollar_is_escaped_literal():
     (r"AUC{\textmu} and 1 {\texttimes} 1", "AUCµ and 1 × 1"),
     (r"Lee \etal 2017 (\eg, doubly)", "Lee et al. 2017 (e.g., doubly)"),
     (r"na\"{\i}ve \c{c}a \v{s}", "naïve ça š"),
+    # The accent straight on \i, as the ACL Anthology and DBLP write it (it gave "Loıc")
+    (r"Lo{\"\i}c Barrault, Mart{\'\i}nez, {\^\i}le, Guaran\'\i", "Loïc Barrault, Martínez, île, Guaraní"),
 ])
 def test_symbols_and_accents(source, expected):
     assert md(source) == expected

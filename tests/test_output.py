@@ -110,14 +110,19 @@ def test_ctrl_c_while_the_site_is_put_in_place_waits_until_it_is(tmp_path, monke
 
     monkeypatch.setattr(output, "apply_patch", interrupted(apply_patch))
     monkeypatch.setattr(output, "swap_in", interrupted(swap_in))
-    with pytest.raises(output.InterruptedAfterCommit), Staging(out) as staging:
-        staging.write("a.html", "two")
-        staging.write("b.html", "two")
-        staging.commit(removed=removed)
+    # Python's own Ctrl-C, as a terminal starts the build (a test run in the background ignores it).
+    found = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with pytest.raises(output.InterruptedAfterCommit), Staging(out) as staging:
+            staging.write("a.html", "two")
+            staging.write("b.html", "two")
+            staging.commit(removed=removed)
+        # Ctrl-C is the user's again: the handler the build found is back.
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    finally:
+        signal.signal(signal.SIGINT, found)
     assert snapshot(out) == {"a.html": "two", "b.html": "two", urls.MARKER: output.MARKER_TEXT.decode()}
     assert patch_siblings(out) == [] and temp_siblings(out) == []
-    # Ctrl-C is the user's again: the handler the build found is back.
-    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
 
 def test_a_patch_for_a_site_deleted_since_is_dropped(tmp_path, monkeypatch):

@@ -95,6 +95,20 @@ def test_a_year_that_is_no_year_is_an_error_whatever_the_flag():
     assert [(p.line, p.message) for p in report.errors] == [(2, "the year 'abc' is not a year (write it as four digits, such as 2024)")]
 
 
+@pytest.mark.parametrize("cell, authors", [
+    ("Tim Dettmers, Artidoro Pagnoni", ("Tim Dettmers", "Artidoro Pagnoni")),   # a spreadsheet's list
+    ("Yuntao Bai, Saurav Kadavath, Amanda Askell", ("Yuntao Bai", "Saurav Kadavath", "Amanda Askell")),
+    ("Lovelace, Ada", ("Ada Lovelace",)),                                        # one name, family first
+    ("Lovelace, Ada; Babbage, Charles", ("Ada Lovelace", "Charles Babbage")),
+    ("Lovelace, Ada and Babbage, Charles", ("Ada Lovelace", "Charles Babbage")),
+    ("van der Schaar, Mihaela and Daumé III, Hal", ("Mihaela van der Schaar", "Hal Daumé III")),
+    ("Ada Lovelace and Charles Babbage", ("Ada Lovelace", "Charles Babbage")),
+])
+def test_authors_in_a_cell_in_every_form_spreadsheets_use(cell, authors):
+    [record], report = read(f'title,abstract,authors,venue,year\nT,An abstract.,"{cell}",ICML,2024\n')
+    assert record.authors == authors and not report.errors
+
+
 def test_tsv_keeps_commas_in_cells():
     [record], _ = read("Title\tAbstract\tVenue\tYear\nA, B and C\tWe study a, b; and c.\tCoRL\t2024\n", reader=read_tsv)
     assert (record.title, record.abstract) == ("A, B and C", "We study a, b; and c.")

@@ -34,6 +34,7 @@ from .latex_typography import typeset_pieces
 
 _CONTROL_SEQUENCE = re.compile(r"\\([A-Za-z]+|[\s\S]?)")
 _TEXT_SPECIAL = re.compile(r"[\\{}$]")
+CONTROL_WORD_RE = re.compile(r"\\[A-Za-z]+")
 _MAX_GROUP_DEPTH = 64  # deeper groups are copied as text instead of recursed into
 
 
@@ -368,9 +369,12 @@ class _TextConverter:
         return arg[2]
 
     def read_accent_base(self, pos: int, end: int) -> tuple[int, int, int] | None:
-        # `\"o` takes the very next character; `\"{o}` a group.
+        # `\"o` takes the very next character; `\"{o}` a group; `\"\i` (the ACL Anthology's and DBLP's
+        # `Lo{\"\i}c`) the control word, a dotless i the accent goes on.
         if pos < end and self.text[pos] == "{":
             return self.read_group(pos, end)
+        if (word := CONTROL_WORD_RE.match(self.text, pos, end)) is not None:
+            return pos, word.end(), word.end()
         if pos < end and self.text[pos] not in "}\\ \n\t$":
             return pos, pos + 1, pos + 1
         return None

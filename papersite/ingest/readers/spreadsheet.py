@@ -13,6 +13,7 @@ import io
 import re
 
 from ...errors import Report, SiteError
+from ...inputs.names import PARTICLES, is_suffix
 from ..records import Defaults, RawRecord, clean_abstract, clean_names, clean_text, collect_links, own_year, source_vocabulary, venue_and_year
 
 # Each field and the column names that give it, normalised by `column_key`. The first column found wins.
@@ -128,13 +129,35 @@ def row_record(cells: dict[str, str], shown: str, line: int, report: Report, def
         line=line,
         abstract=clean_abstract(cells["abstract"], shown, line, report, vocabulary),
         title=clean_text(cells["title"], shown, line, report),
-        authors=clean_names((given_first(name) for name in AUTHOR_SPLIT_RE.split(cells.get("authors", ""))), shown, line, report),
+        authors=clean_names(split_authors(cells.get("authors", "")), shown, line, report),
         keywords=clean_names(KEYWORD_SPLIT_RE.split(cells.get("keywords", "")), shown, line, report),
         venue=venue,
         year=year,
         source_id=cells.get("id") or None,
         links=collect_links(((field, cells.get(field, "")) for field in LINK_FIELDS), shown, line, report),
     )
+
+
+def split_authors(cell: str) -> list[str]:
+    """A cell's authors, given names first: separated by ";" or "and" ("Lovelace, Ada; Babbage,
+    Charles"), or by commas where no part is a name written family first ("Tim Dettmers, Artidoro
+    Pagnoni", as a spreadsheet lists them; "Lovelace, Ada" alone is one name)."""
+    names = []
+    for part in AUTHOR_SPLIT_RE.split(cell):
+        if "," in part and not family_first(part):
+            names += [name.strip() for name in part.split(",")]
+        else:
+            names.append(given_first(part))
+    return names
+
+
+def family_first(name: str) -> bool:
+    """Whether "X, Y" is one name, family first: X is a family name ("Lovelace", "van der Schaar",
+    "Daumé III"), not a given-first name ("Tim Dettmers")."""
+    words = name.partition(",")[0].split()
+    while len(words) > 1 and is_suffix(words[-1]):
+        words.pop()
+    return bool(words) and all(word in PARTICLES for word in words[:-1])
 
 
 def given_first(name: str) -> str:
