@@ -87,6 +87,25 @@ def test_a_bad_note_is_reported_at_its_line_and_the_others_read():
     assert (record.venue, record.year) == ("TMLR", 2023)
 
 
+def test_withdrawn_and_desk_rejected_submissions_are_left_out_and_said():
+    notes = [note("a", title="Accepted", abstract="An abstract.", venue="ICLR 2024 poster", venueid="ICLR.cc/2024/Conference"),
+             note("w", title="Withdrawn", abstract="An abstract.", venue="ICLR 2024 Conference Withdrawn Submission",
+                  venueid="ICLR.cc/2024/Conference/Withdrawn_Submission", authors=["Anonymous"]),
+             note("d", title="Desk rejected", abstract="An abstract.", venue="ICLR 2024 Conference Desk Rejected Submission",
+                  venueid="ICLR.cc/2024/Conference/Desk_Rejected_Submission"),
+             note("r", title="Rejected", abstract="An abstract.", venue="Submitted to ICLR 2024",
+                  venueid="ICLR.cc/2024/Conference/Rejected_Submission")]
+    records, report = read("\n".join(json.dumps(n) for n in notes))
+    assert [(r.title, r.venue, r.year) for r in records] == [("Accepted", "ICLR", 2024), ("Rejected", "ICLR", 2024)]
+    assert [(p.line, p.message) for p in report.warnings] == [
+        (2, "note 'w': withdrawn submission (ICLR 2024 Conference Withdrawn Submission), not imported"),
+        (3, "note 'd': desk rejected submission (ICLR 2024 Conference Desk Rejected Submission), not imported")]
+    assert not report.errors
+    # A file of nothing but withdrawn notes has notes: none is imported, and none is an error.
+    records, report = read(json.dumps(notes[1]))
+    assert records == [] and not report.errors and len(report.warnings) == 1
+
+
 def test_notes_one_a_line_and_a_single_note():
     lines = "\n".join(json.dumps(note(n, title=n.upper(), abstract="An abstract.", venue="ICML 2024")) for n in "ab")
     records, _ = read(lines)

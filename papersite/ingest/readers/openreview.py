@@ -4,6 +4,7 @@ Both API versions are read: v2 wraps each content field as `{"value": ...}` (`co
 v1 gives it bare (`content.title`). The venue and year come from `content.venue` ("NeurIPS 2025
 oral", "Submitted to ICLR 2024") or else `content.venueid` ("ICLR.cc/2024/Conference"); the
 forum becomes the `openreview` link and `content.pdf` (a path on openreview.net) the `pdf` link.
+A withdrawn or desk-rejected submission (so its venue or venue id says) is left out, with a warning.
 
 The standard json module decodes the file; to report a bad note at its line, the top-level list
 is stepped through with the decoder's own `raw_decode`, which says where each note ends.
@@ -24,6 +25,9 @@ WHITESPACE_RE = re.compile(r"[ \t\n\r]*")
 # The venue id's segment before the year names the venue: ICLR.cc/2024/..., robot-learning.org/CoRL/2024/...
 VENUEID_RE = re.compile(r"(?:^|/)(?P<venue>[A-Za-z][\w-]*)(?:\.[a-z]+)*/(?P<year>(?:19|20)\d\d)(?:/|$)")
 VENUE_IN_TEXT_RE = re.compile(r"\b(?P<venue>[A-Z][\w-]*)\s+(?P<year>(?:19|20)\d\d)\b")
+# A submission its authors withdrew, or the venue desk-rejected, was never one of its papers; one
+# rejected after review ("Submitted to ICLR 2024", public with its reviews) is imported, as it was submitted.
+NOT_ACCEPTED_RE = re.compile(r"withdrawn|desk[ _-]?rejected", re.IGNORECASE)
 
 
 def read_openreview(text: str, shown: str, report: Report, defaults: Defaults = Defaults()) -> list[RawRecord]:
@@ -45,12 +49,13 @@ def read_openreview_lines(text: str, shown: str, report: Report, defaults: Defau
 
 
 def note_records(notes, shown: str, report: Report, defaults: Defaults, vocabulary: frozenset[str]) -> list[RawRecord]:
-    records = []
+    records, seen = [], 0
     for line, note in notes:
+        seen += 1
         record = note_record(note, shown, line, report, defaults, vocabulary)
         if record is not None:
             records.append(record)
-    if not records and not report.errors:
+    if not seen:
         raise SiteError.at(shown, 1, "the source has no notes")
     return records
 
@@ -120,6 +125,12 @@ def note_record(note, shown: str, line: int, report: Report, defaults: Defaults,
         if fields[key] is not None and not (isinstance(fields[key], list) and all(isinstance(v, str) for v in fields[key])):
             report.error(shown, line, f"note {note.get('id', '')!r}: 'content.{key}' must be a list of text")
             ok = False
+    if (state := not_accepted(fields["venue"], fields["venueid"])) is not None:
+        # What /notes returns for a conference holds its withdrawn and rejected submissions too:
+        # "ICLR 2024 Conference Withdrawn Submission" is no paper of ICLR 2024.
+        report.warn(shown, line, f"note {note.get('id', '')!r}: {state} submission "
+                                 f"({fields['venue'] or fields['venueid']}), not imported")
+        return None
     venue, year = note_venue(fields["venue"], fields["venueid"])
     venue, year = venue or defaults.venue, year or defaults.year
     if not venue or year is None:
@@ -142,6 +153,14 @@ def note_record(note, shown: str, line: int, report: Report, defaults: Defaults,
         links=collect_links([("openreview", forum or ""), ("pdf", urljoin(OPENREVIEW, pdf) if pdf.startswith("/") else pdf)],
                             shown, line, report),
     )
+
+
+def not_accepted(venue, venueid) -> str | None:
+    """"withdrawn" or "desk rejected" when the venue or its id says the note is, else None."""
+    for value in (venueid, venue):
+        if isinstance(value, str) and (found := NOT_ACCEPTED_RE.search(value)):
+            return " ".join(found.group().lower().replace("_", " ").split())
+    return None
 
 
 def note_venue(venue, venueid) -> tuple[str | None, int | None]:
