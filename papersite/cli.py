@@ -33,7 +33,7 @@ SERVE_EXAMPLES = """examples:
 """
 IMPORT_EXAMPLES = """examples:
   python build.py import content/sources/neurips2025-abstracts.txt
-  python build.py import library.bib                  BibTeX from Zotero, JabRef, DBLP, the ACL Anthology
+  python build.py import library.bib                  BibTeX with abstracts: Zotero, JabRef, the ACL Anthology
   python build.py import accepted.csv --venue ICML --year 2024
   python build.py import notes.json                   OpenReview API notes (v1 or v2)
   python build.py import query.xml                    an arXiv API Atom feed

@@ -115,7 +115,8 @@ def test_bad_entries_are_reported_at_their_line_and_the_rest_read():
     problems = [(p.line, p.message) for p in report.errors]
     assert problems[0][0] == 3 and problems[0][1].startswith("this BibTeX entry could not be read: ")
     assert (5, "duplicate entry key 'good1': this entry is left out") in problems
-    assert (6, "@article{noabstract} has no 'abstract' field: it is left out") in problems
+    assert (6, "@article{noabstract} has no 'abstract' field: it is left out (DBLP and Google Scholar exports carry "
+               "no abstracts: import the paper from arXiv, OpenReview or the ACL Anthology)") in problems
 
 
 def test_a_file_with_no_entries_is_refused():

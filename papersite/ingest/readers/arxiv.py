@@ -1,7 +1,7 @@
 """arXiv API answers: an Atom feed, one `entry` a paper, read with the standard SAX parser through defusedxml.
 
 Each entry gives its `title`, `summary`, `author/name`s, `published` (the year), the arXiv id (in
-`id`), the pdf link, `arxiv:doi` and `arxiv:primary_category` (kept as a keyword, for tagging).
+`id`, which also makes the pdf link: https, the latest version), `arxiv:doi` and `arxiv:primary_category` (kept as a keyword, for tagging).
 The venue is "arXiv" unless --venue names another. SAX, not a tree, because its locator gives
 each entry's line; defusedxml refuses entity expansion and external references.
 """
@@ -136,7 +136,9 @@ def entry_record(entry: AtomEntry, shown: str, report: Report, defaults: Default
         report.error(shown, line, f"entry: {problem}")
     if problems:
         return None
-    pdf = next((link.get("href", "") for link in entry.links if link.get("title") == "pdf"), "")
+    # The paper's PDF as its abstract page links it: the latest version over https, as the snapshot
+    # reader writes it (the feed gives http and the version it was fetched at).
+    pdf = f"https://arxiv.org/pdf/{arxiv_id}"
     doi_link = next((link.get("href", "") for link in entry.links if link.get("title") == "doi"), "")
     return RawRecord(
         line=line,

@@ -121,7 +121,10 @@ def entry_record(entry: Entry, fields: dict[str, str], shown: str, report: Repor
     line = entry.start_line + 1
     missing = [name for name in ("title", "abstract") if not fields.get(name, "").strip()]
     for name in missing:
-        report.error(shown, line, f"@{entry.entry_type}{{{entry.key}}} has no '{name}' field: it is left out")
+        # DBLP's and Google Scholar's exports never carry one: saying so saves a search.
+        hint = " (DBLP and Google Scholar exports carry no abstracts: import the paper from arXiv, OpenReview or the ACL Anthology)" \
+            if name == "abstract" else ""
+        report.error(shown, line, f"@{entry.entry_type}{{{entry.key}}} has no '{name}' field: it is left out{hint}")
     venue = next((latex_text(fields[name], shown, line, report) for name in VENUE_FIELDS if fields.get(name, "").strip()), None)
     year, problem = own_year(fields.get("year") or fields.get("date"))
     venue, year = venue or defaults.venue, year or defaults.year
