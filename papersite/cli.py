@@ -14,6 +14,7 @@ from .inputs.values import year_problem
 from .output import InterruptedAfterCommit
 from .pipeline import BuildOptions, build
 from .progress import Progress
+from .workers import parse_jobs
 
 COMMANDS = ("build", "import", "serve")
 # The dev server builds a site of its own: its pages name the local server as their address
@@ -50,9 +51,10 @@ def port_number(text: str) -> int:
 
 
 def worker_count(text: str) -> int:
-    if not text.isdigit() or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of worker processes (1 or more)")
-    return int(text)
+    try:
+        return parse_jobs(text)
+    except ValueError as exc:   # argparse shows an ArgumentTypeError's own words
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def flag_year(text: str) -> int:

@@ -36,13 +36,21 @@ def default_jobs() -> int:
     return max(1, min(os.cpu_count() or 1, 8))
 
 
+def parse_jobs(text: str) -> int:
+    """A number of worker processes as written (--jobs, PAPERSITE_JOBS): 1 or more, else ValueError."""
+    if not text.isdigit() or int(text) < 1:
+        raise ValueError(f"{text!r} is not a number of worker processes (1 or more)")
+    return int(text)
+
+
 def resolve_jobs(requested: int | None) -> int:
     """--jobs, else PAPERSITE_JOBS, else one per core (up to 8)."""
     if requested is None:
         env = os.environ.get("PAPERSITE_JOBS", "").strip()
-        if env and not (env.isdigit() and int(env) >= 1):
-            raise SiteError.at("PAPERSITE_JOBS", None, f"{env!r} is not a number of worker processes (1 or more)")
-        requested = int(env) if env else None
+        try:
+            requested = parse_jobs(env) if env else None
+        except ValueError as exc:
+            raise SiteError.at("PAPERSITE_JOBS", None, str(exc)) from None
     if requested is None or requested <= 0:
         return default_jobs()
     return requested

@@ -315,14 +315,14 @@
     return value.replace(/@/g, " ").replace(/\s+/g, " ").trim();
   }
 
-  // Joined as papers.bib joins its entries: each ends with a newline, a blank line between them.
   function builtEntry(slug) {
     // Own properties only: a slug read back from storage may be "constructor".
     return built && Object.prototype.hasOwnProperty.call(built, slug) && typeof built[slug] === "string" ? built[slug] : null;
   }
 
   // The build's entry; else the one saved from the paper's Cite box; else a comment: the paper is
-  // gone, or (the build's entries could not be loaded) its entry is.
+  // gone, or (the build's entries could not be loaded) its entry is. Joined as papers.bib joins its
+  // entries: each ends with a newline, a blank line between them.
   function bibtex(list) {
     return list.map(function (e) {
       var entry = builtEntry(e.slug);
@@ -345,10 +345,15 @@
     return url.replace(/[()<>\s]/g, function (ch) { return encodeURIComponent(ch); });
   }
 
+  // A listing names an entry's first SHOWN_AUTHORS, then "et al.", then where it appeared.
+  var SHOWN_AUTHORS = 3;
+
+  function etAl(e) { return e.authorCount > SHOWN_AUTHORS ? " et al." : ""; }
+
+  function placeOf(e) { return [e.venue, e.year].filter(Boolean).join(" "); }
+
   function byline(e) {
-    var names = e.authors.slice(0, 3).join(", ") + (e.authorCount > 3 ? " et al." : "");
-    var where = [e.venue, e.year].filter(Boolean).join(" ");
-    return [names, where].filter(Boolean).join(" · ");
+    return [e.authors.slice(0, SHOWN_AUTHORS).join(", ") + etAl(e), placeOf(e)].filter(Boolean).join(" · ");
   }
 
   function markdown(list) {
@@ -467,15 +472,14 @@
     function bylineElement(e) {
       if (!e.authors.length && !e.venue && !e.year) return null;
       var p = element("p", "paper-card-meta");
-      e.authors.slice(0, 3).forEach(function (name, i) {
+      e.authors.slice(0, SHOWN_AUTHORS).forEach(function (name, i) {
         if (i) p.appendChild(doc.createTextNode(", "));
         var link = e.authorUrls[i] ? element("a", null, name) : doc.createTextNode(name);
         if (e.authorUrls[i]) link.href = rootPrefix + e.authorUrls[i];
         p.appendChild(link);
       });
-      var rest = (e.authorCount > 3 ? " et al." : "");
-      var where = [e.venue, e.year].filter(Boolean).join(" ");
-      p.appendChild(doc.createTextNode(rest + (where ? (e.authors.length ? " · " : "") + where : "")));
+      var where = placeOf(e);
+      p.appendChild(doc.createTextNode(etAl(e) + (where ? (e.authors.length ? " · " : "") + where : "")));
       return p;
     }
 

@@ -17,12 +17,12 @@
 
   // The other theme. Back to the system's, the choice is forgotten: the page follows the system again.
   function toggleTheme() {
-    var next = currentTheme() === "dark" ? "light" : "dark";
+    var next = currentTheme() === "dark" ? "light" : "dark", followsSystem = next === systemTheme();
     try {
-      if (next === systemTheme()) localStorage.removeItem(themeKey);
+      if (followsSystem) localStorage.removeItem(themeKey);
       else localStorage.setItem(themeKey, next);
     } catch (e) { /* not remembered, still applied */ }
-    if (next === systemTheme()) root.removeAttribute("data-theme");
+    if (followsSystem) root.removeAttribute("data-theme");
     else root.setAttribute("data-theme", next);
     showTheme();
   }

@@ -55,12 +55,16 @@ class ExistingPage:
     path: Path
     id: str
     slug: str
-    names: tuple[str, ...]          # its file name, slug and aliases: URLs a new page must not take
     aliases: tuple[str, ...]        # its old slugs, which redirect to it: kept by --force
     identities: tuple[str, ...]
     state: str                      # import_state of its text
     front: dict                     # its front matter, for --update to refresh (when unedited)
     text: str                       # its text, for --update to tell whether the refresh changes it
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Its file name, slug and aliases: URLs a new page must not take."""
+        return (self.path.stem, self.slug, *self.aliases)
 
 
 def scan_pages(papers_dir: Path) -> list[ExistingPage]:
@@ -80,7 +84,6 @@ def scan_pages(papers_dir: Path) -> list[ExistingPage]:
             path=path,
             id=str(data.get("id") or f"file:{path.name}"),
             slug=slug,
-            names=(path.stem, slug, *aliases),
             aliases=tuple(aliases),
             identities=page_identities(data),
             state=import_state(text) if text else "unrecorded",

@@ -63,6 +63,15 @@ def is_suffix(word: str) -> bool:
     return word.rstrip(".").lower() in SUFFIXES
 
 
+def family_first(name: str) -> bool:
+    """Whether "X, Y" is one name, family first: X is a family name ("Lovelace", "van der Schaar",
+    "Daumé III"), not a given-first name ("Tim Dettmers")."""
+    words = name.partition(",")[0].split()
+    while len(words) > 1 and is_suffix(words[-1]):
+        words.pop()
+    return bool(words) and all(word in PARTICLES for word in words[:-1])
+
+
 def name_words(shown: str) -> list[str]:
     """The words that make a name what it is (see the module's docstring)."""
     text = APOSTROPHE_RE.sub("", unicodedata.normalize("NFC", shown.casefold()))

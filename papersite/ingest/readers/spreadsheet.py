@@ -13,7 +13,7 @@ import io
 import re
 
 from ...errors import Report, SiteError
-from ...inputs.names import PARTICLES, is_suffix
+from ...inputs.names import family_first
 from ..records import Defaults, RawRecord, clean_abstract, clean_names, clean_text, collect_links, own_year, source_vocabulary, venue_and_year
 
 # Each field and the column names that give it, normalised by `column_key`. The first column found wins.
@@ -149,15 +149,6 @@ def split_authors(cell: str) -> list[str]:
         else:
             names.append(given_first(part))
     return names
-
-
-def family_first(name: str) -> bool:
-    """Whether "X, Y" is one name, family first: X is a family name ("Lovelace", "van der Schaar",
-    "Daumé III"), not a given-first name ("Tim Dettmers")."""
-    words = name.partition(",")[0].split()
-    while len(words) > 1 and is_suffix(words[-1]):
-        words.pop()
-    return bool(words) and all(word in PARTICLES for word in words[:-1])
 
 
 def given_first(name: str) -> str:
