@@ -44,3 +44,10 @@ def test_a_record_without_a_year_is_told_what_it_lacks():
     report = Report()
     assert read_jsonl(json.dumps({"title": "T", "abstract": "We study things.", "venue": "ICML"}), "p.jsonl", report) == []
     assert [str(p) for p in report.errors] == ["p.jsonl:1: no venue/year: the record has no 'year' (pass --venue and --year)"]
+
+
+def test_a_venue_spelled_out_is_its_short_name():
+    report = Report()
+    lines = "\n".join(json.dumps({**RECORD, "venue": venue}) for venue in (
+        "Proceedings of the 41st International Conference on Machine Learning", "ICML"))
+    assert [r.venue for r in read_jsonl(lines, "p.jsonl", report)] == ["ICML", "ICML"]

@@ -112,3 +112,9 @@ def test_authors_in_a_cell_in_every_form_spreadsheets_use(cell, authors):
 def test_tsv_keeps_commas_in_cells():
     [record], _ = read("Title\tAbstract\tVenue\tYear\nA, B and C\tWe study a, b; and c.\tCoRL\t2024\n", reader=read_tsv)
     assert (record.title, record.abstract) == ("A, B and C", "We study a, b; and c.")
+
+
+def test_a_venue_spelled_out_is_its_short_name():
+    records, report = read('title,abstract,venue,year\nOne,An abstract.,"Advances in Neural Information Processing Systems 37",2024\n'
+                           'Two,An abstract.,NeurIPS 2024 poster,\n')
+    assert [(r.venue, r.year) for r in records] == [("NeurIPS", 2024), ("NeurIPS", 2024)] and not report.errors

@@ -17,6 +17,7 @@ from ..errors import Report
 from ..inputs.links import LINK_KINDS, Links, arxiv_id_of, doi_of, is_web_url, link_problem, openreview_id_of
 from ..text.chars import UNPRINTABLE_RE
 from .latex import latex_to_markdown
+from .venues import short_venue
 
 TRACK_RE = re.compile(r"^(?P<venue>[A-Za-z][\w-]*)\s+(?P<year>(?:19|20)\d\d)\b")
 YEAR_RE = re.compile(r"\b(?:19|20)\d\d\b")
@@ -114,7 +115,7 @@ def clean_names(names: Iterable[str], shown: str, line: int, report: Report) -> 
 def venue_and_year(text: str) -> tuple[str, int | None]:
     """A venue as sources write it: "NeurIPS 2025 oral" is NeurIPS in 2025; "ICML" names no year."""
     track = TRACK_RE.match(text.strip())
-    return (track["venue"], int(track["year"])) if track else (text.strip(), None)
+    return (track["venue"], int(track["year"])) if track else (short_venue(text) if text.strip() else "", None)
 
 
 def year_in(text: str) -> int | None:

@@ -24,8 +24,9 @@ from ...errors import Report, SiteError
 from ...inputs.links import ARXIV_ID_RE
 from ..records import (Defaults, RawRecord, clean_abstract, clean_names, clean_text, collect_links, latex_text, own_year,
                        source_vocabulary)
+from ..venues import short_venue
 
-VENUE_FIELDS = ("booktitle", "journal", "series")
+VENUE_FIELDS = ("booktitle", "journal", "journaltitle", "series")
 KEYWORD_SPLIT_RE = re.compile(r"[,;]")
 
 
@@ -125,10 +126,11 @@ def entry_record(entry: Entry, fields: dict[str, str], shown: str, report: Repor
         hint = " (DBLP and Google Scholar exports carry no abstracts: import the paper from arXiv, OpenReview or the ACL Anthology)" \
             if name == "abstract" else ""
         report.error(shown, line, f"@{entry.entry_type}{{{entry.key}}} has no '{name}' field: it is left out{hint}")
-    venue = next((latex_text(fields[name], shown, line, report) for name in VENUE_FIELDS if fields.get(name, "").strip()), None)
+    venue = next((short_venue(latex_text(fields[name], shown, line, report))
+                  for name in VENUE_FIELDS if fields.get(name, "").strip()), None)
     year, problem = own_year(fields.get("year") or fields.get("date"))
     venue, year = venue or defaults.venue, year or defaults.year
-    absent = [what for what, value in (("venue (booktitle, journal or series)", venue), ("year", year)) if not value]
+    absent = [what for what, value in (("venue (booktitle, journal, journaltitle or series)", venue), ("year", year)) if not value]
     if problem is not None:
         report.error(shown, line, f"@{entry.entry_type}{{{entry.key}}}: {problem}")
     elif absent:

@@ -8,6 +8,7 @@ import re
 from ...errors import Report, SiteError
 from ...inputs.links import LINK_KINDS
 from ..records import Defaults, RawRecord, clean_abstract, clean_names, clean_text, collect_links, own_year, venue_and_year, wrap_vocabulary
+from ..venues import short_venue
 
 
 def json_lines(text: str, shown: str, report: Report):
@@ -86,7 +87,7 @@ def validate_json_record(data, shown: str, number: int, report: Report, defaults
 def record_venue_year(data: dict, defaults: Defaults) -> tuple[str | None, int | None, str | None]:
     """The record's own venue/year first, then an OpenReview-style track ("NeurIPS 2025 oral"), then
     the flags; and what is wrong with a year the record gives that is no year."""
-    venue = data.get("venue") if isinstance(data.get("venue"), str) and data["venue"].strip() else None
+    venue = short_venue(data["venue"]) if isinstance(data.get("venue"), str) and data["venue"].strip() else None
     year, problem = own_year(data.get("year"))
     if problem is not None:
         return venue, None, problem
