@@ -119,3 +119,30 @@ def test_two_records_that_each_match_one_page_update_it_once(imported, cli):
     result = cli("import", source, "--content", content, "--update")
     assert f"{source}:2: skipped: the same paper as line 1 ({page})" in result.out
     assert read_page(page)[1] == "The abstract by the page's id."
+
+
+def test_update_from_a_preprint_keeps_the_venue_and_the_other_sources_links(project, cli, tmp_path):
+    """An ICLR paper imported from OpenReview, refreshed from arXiv: a newer abstract, the venue stays."""
+    published = {"title": "Graph Transformers for Molecules", "abstract": "We study graph transformers.",
+                 "authors": ["Ada Lovelace"], "venue": "ICLR", "year": 2024, "source_id": "a",
+                 "links": {"openreview": "https://openreview.net/forum?id=GnNeDg9xYz", "arxiv": "2310.01234"}}
+    content = project / "content"
+    assert cli("import", write_jsonl(tmp_path / "openreview.jsonl", [published]), "--content", content).code == 0
+    preprint = {**published, "abstract": "We study graph transformers, version two.", "venue": "arXiv", "year": 2023,
+                "source_id": "2310.01234", "links": {"arxiv": "2310.01234", "pdf": "https://arxiv.org/pdf/2310.01234"}}
+    result = cli("import", write_jsonl(tmp_path / "arxiv.jsonl", [preprint]), "--content", content, "--update")
+    assert "1 updated" in result.out, result.out
+    front, body = read_page(pages_by_title(content)["Graph Transformers for Molecules"]["path"])
+    assert body == "We study graph transformers, version two."
+    assert (front["venue"], front["year"]) == ("ICLR", 2024)
+    assert front["links"] == {"openreview": "https://openreview.net/forum?id=GnNeDg9xYz", "arxiv": "2310.01234",
+                              "pdf": "https://arxiv.org/pdf/2310.01234"}
+    # The other way round: a page imported from arXiv takes the venue the paper was published in since.
+    later = {"title": "Bandits in the Wild", "abstract": "We study bandits.", "authors": ["Alan Turing"], "venue": "arXiv",
+             "year": 2023, "source_id": "2311.00001", "links": {"arxiv": "2311.00001"}}
+    assert cli("import", write_jsonl(tmp_path / "arxiv2.jsonl", [later]), "--content", content).code == 0
+    result = cli("import", write_jsonl(tmp_path / "icml.jsonl", [{**later, "venue": "ICML", "year": 2024, "links": {}}]),
+                 "--content", content, "--update")
+    assert "1 updated" in result.out, result.out
+    front, _ = read_page(pages_by_title(content)["Bandits in the Wild"]["path"])
+    assert (front["venue"], front["year"], front["links"]) == ("ICML", 2024, {"arxiv": "2311.00001"})

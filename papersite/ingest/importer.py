@@ -41,6 +41,7 @@ from .slugs import derive_slug, unique_slug
 from .sources import read_source
 from .tagging import assign_tags
 from .titles import derive_title, method_name
+from .venues import ARXIV_VENUE
 
 URL_RE = re.compile(r"https?://[^\s<>\[\]{}\"'`]+")
 CODE_HOSTS = (
@@ -255,9 +256,17 @@ def make_page(record: RawRecord, text: Converted, page_id: str, slug: str, taxon
 
 
 def refreshed_page(front: dict, record: RawRecord, text: Converted) -> str:
-    """An unedited page with the source's abstract, authors, venue, year and links; its id, slug, title and tags stay."""
-    return signed_page({**front, "venue": record.venue, "year": record.year, "authors": list(record.authors),
-                        "links": dict(record.links), "code": list(find_code_links(text.body))}, text.body)
+    """An unedited page with the source's abstract, authors, venue, year and links; its id, slug, title and tags stay.
+
+    What the page has from another source is not lost: its links of kinds the source does not give
+    stay (an OpenReview forum refreshed from arXiv), and a preprint's venue never replaces the
+    venue the paper was published in (the ICLR paper refreshed from arXiv stays ICLR, of its year).
+    """
+    preprint = record.venue == ARXIV_VENUE and front.get("venue") != ARXIV_VENUE
+    venue, year = (front["venue"], front["year"]) if preprint else (record.venue, record.year)
+    links = {**(front.get("links") or {}), **dict(record.links)}
+    return signed_page({**front, "venue": venue, "year": year, "authors": list(record.authors),
+                        "links": links, "code": list(find_code_links(text.body))}, text.body)
 
 
 def find_code_links(markdown: str) -> tuple[str, ...]:

@@ -53,6 +53,7 @@ KNOWN_RE = [(short, re.compile(rf"(?<![\w@-])(?:{pattern})(?=$|\s*[,.:;(\[{{]|\s
             for short, pattern in KNOWN_VENUES]
 # "Findings of the Association for Computational Linguistics: EMNLP 2023", "... ACL 2024".
 FINDINGS_RE = re.compile(r"^findings of the association for computational linguistics\W*(?P<event>[a-z][a-z-]*)?")
+ARXIV_VENUE = "arXiv"   # a preprint server's: the venue of every arXiv import unless --venue names one
 ARXIV_RE = re.compile(r"^(?:arxiv|corr)\b", re.IGNORECASE)
 # The acronym a title gives itself: "(COLING 2020)", "(EMNLP-IJCNLP)", ", ICML 2023,".
 OWN_ACRONYM_RE = re.compile(r"\((?P<a>[A-Z][A-Za-z]*[A-Z][\w-]*)(?:\s*'?(?:19|20)?\d\d)?\)"
@@ -78,7 +79,7 @@ def short_venue(text: str) -> str:
     if len(venue.split()) <= SHORT_WORDS and not ARXIV_RE.match(venue):
         return known_venue(venue) or TRAILING_YEAR_RE.sub("", venue)
     if ARXIV_RE.match(venue):
-        return "arXiv"
+        return ARXIV_VENUE
     if (known := known_venue(venue)) is not None:
         return known
     if (own := OWN_ACRONYM_RE.search(venue)) is not None:

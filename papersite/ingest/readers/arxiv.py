@@ -19,6 +19,7 @@ from defusedxml.sax import make_parser
 from ...errors import Report, SiteError
 from ...inputs.links import arxiv_id_of
 from ..records import Defaults, RawRecord, clean_abstract, clean_names, clean_text, collect_links, source_vocabulary, year_in
+from ..venues import ARXIV_VENUE
 
 ATOM = "http://www.w3.org/2005/Atom"
 ARXIV = "http://arxiv.org/schemas/atom"
@@ -26,7 +27,6 @@ FEED, ENTRY = (ATOM, "feed"), (ATOM, "entry")
 # The entry's children whose text is kept.
 TEXT_FIELDS = {(ATOM, "id"): "id", (ATOM, "title"): "title", (ATOM, "summary"): "summary",
                (ATOM, "published"): "published", (ARXIV, "doi"): "doi"}
-ARXIV_VENUE = "arXiv"
 
 
 @dataclass
