@@ -45,9 +45,9 @@ def papers_on(page: Path) -> set[str]:
 
 
 def byline(html: str) -> list[tuple[str, str]]:
-    """(author page slug, name) of each linked name of a paper page's byline."""
-    line = re.search(r'<p class="paper-authors">(.*?)</p>', html, re.S)
-    return re.findall(r'<a href="\.\./authors/([^"/]+)\.html">([^<]*)</a>', line.group(1)) if line else []
+    """(author page slug, name) of each linked name of a paper page's byline (a long one's in two parts)."""
+    lines = re.findall(r'<p class="paper-authors">(.*?)</p>', html, re.S)
+    return re.findall(r'<a href="\.\./authors/([^"/]+)\.html">([^<]*)</a>', "".join(lines))
 
 
 def test_the_most_prolific_authors_pages_list_every_one_of_their_papers(real):

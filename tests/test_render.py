@@ -131,6 +131,19 @@ def test_a_byline_links_each_named_author_escapes_every_name_and_cuts_at_the_lim
     assert fragments.credit_links(credits[:2], url, limit=2).endswith("Ada Lovelace</a>")
 
 
+def test_a_long_byline_shows_its_first_names_and_the_rest_behind_a_disclosure():
+    url = urls.Links().from_page("papers/x.html")
+    credits = tuple(Credit(f"Author {n}", f"author-{n}") for n in range(71))
+    html = str(fragments.paper_byline(credits, url))
+    shown, hidden = html.split("<details", 1)
+    assert re.findall(r'authors/(author-\d+)\.html', shown) == [f"author-{n}" for n in range(fragments.BYLINE_SHOWN)]
+    assert "<summary>61 more authors</summary>" in hidden
+    assert re.findall(r'authors/(author-\d+)\.html', hidden) == [f"author-{n}" for n in range(fragments.BYLINE_SHOWN, 71)]
+    # A byline of up to BYLINE_LONG names is shown whole.
+    whole = str(fragments.paper_byline(credits[:fragments.BYLINE_LONG], url))
+    assert "<details" not in whole and whole.count("<a ") == fragments.BYLINE_LONG
+
+
 def test_an_authors_counts_are_links_with_their_numbers_and_names_escaped():
     url = urls.Links().from_page("authors/me.html")
     coauthors = (("bold-q-obrien", HOSTILE_NAME, 3), ("ada-lovelace", "Ada Lovelace", 1))

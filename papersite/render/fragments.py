@@ -30,6 +30,24 @@ def credit_links(credits: Sequence[Credit], url: Callable[[str], str], limit: in
     return Markup(", ".join(parts) + more)
 
 
+# A paper page shows the first BYLINE_SHOWN names of a byline longer than BYLINE_LONG, and the rest
+# behind a disclosure: a collaboration's 71 names were 71 Tabs to pass, and a phone's first screen.
+# The citation tags, JSON-LD and BibTeX keep every name.
+BYLINE_LONG = 12
+BYLINE_SHOWN = 10
+
+
+def paper_byline(credits: Sequence[Credit], url: Callable[[str], str]) -> Markup:
+    """A paper page's authors: every name as a link, the names after the first BYLINE_SHOWN of a
+    long list in a `<details>` that says how many."""
+    if len(credits) <= BYLINE_LONG:
+        return Markup('<p class="paper-authors">') + credit_links(credits, url) + Markup("</p>")
+    rest = credits[BYLINE_SHOWN:]
+    return (Markup('<p class="paper-authors">') + credit_links(credits[:BYLINE_SHOWN], url)
+            + Markup(f',&nbsp;…</p>\n<details class="more-authors"><summary>{len(rest)} more authors</summary>'
+                     '<p class="paper-authors">') + credit_links(rest, url) + Markup("</p></details>"))
+
+
 def tally_links(tally: Iterable[Tally], path_of: Callable[[str], str], url: Callable[[str], str], counted: bool = True,
                 tags: Mapping[str, Tag] | None = None) -> Markup:
     """A count's items (co-authors, venues, topics), each a link to `path_of(slug)` and, when
