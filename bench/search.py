@@ -18,7 +18,8 @@ written into it, for sizes the full build cannot reach on this machine), then pr
 - as-you-type: milliseconds per query of QUERIES on a page that has searched before (the search
   alone, files it still needs included), median and 95th percentile;
 - quality: MRR on bench/search_quality.py's 60 queries by class (when the corpus holds the real
-  papers, as every size does), with the Python mirror of the browser's query over the built files;
+  papers, as every size does), and on its 300 title-word probes (a title's rarest word, alone),
+  with the Python mirror of the browser's query over the built files;
 - parity (up to 6,000 papers): the 60 queries and QUERIES run by search-core.js in Node and by the
   Python mirror over the built files, compared result for result.
 """
@@ -192,7 +193,7 @@ FIRST_RESULTS_JS = """(q) => new Promise((resolve) => {
   input.focus();
   input.value = q;
   input.dispatchEvent(new Event('input'));
-  const check = () => document.querySelector('#search-popup li[role=option]') ? resolve(performance.now() - t0)
+  const check = () => document.querySelector('#search-popup [role=option]') ? resolve(performance.now() - t0)
                       : performance.now() - t0 > 30000 ? resolve(NaN) : requestAnimationFrame(check);
   check();
 })"""
@@ -295,7 +296,13 @@ def quality(site: Path, content: Path) -> dict | None:
     if not all(t.startswith("~") or t in titles for _, _, targets in search_quality.QUERIES for t in targets):
         return None
     make = source_of(site)
-    return search_quality.evaluate(lambda q: [r["ref"] for r in search_query.search(make(), q, limit=1000).results[:1000]], titles)
+
+    def search(q: str) -> list[str]:
+        return [r["ref"] for r in search_query.search(make(), q, limit=1000).results[:1000]]
+
+    scores = search_quality.evaluate(search, titles)
+    scores["probes"] = search_quality.evaluate(search, titles, search_quality.title_probes(titles))
+    return scores
 
 
 def parity(site: Path, work: Path) -> list[str]:
@@ -377,6 +384,12 @@ def main() -> None:
         rows.append(("MRR (60 queries)", f"{scores['all']:.3f}", "  ".join(f"{k} {v:.2f}" for k, v in scores["by class"].items())))
         missed = {q: r for q, r in scores["ranks"].items() if r != 1}
         rows.append(("  not first", str(len(missed)), "; ".join(f"{q!r}: {r}" for q, r in missed.items())))
+        probes = scores["probes"]["ranks"]
+        late = {q: r for q, r in probes.items() if r is None or r > 10}
+        rows.append((f"title-word probes ({len(probes)})", f"MRR {scores['probes']['all']:.3f}",
+                     f"first {sum(r == 1 for r in probes.values())}, after 10th {len(late)}, "
+                     f"after 50th {sum(r is None or r > 50 for r in probes.values())}: "
+                     + "; ".join(f"{q!r}: {r}" for q, r in sorted(late.items(), key=lambda x: -(x[1] or 10**6))[:8])))
     if differ is not None:
         rows.append(("parity (Node vs Python)", f"{len(differ)} of {len(QUERIES) + len(search_quality.QUERIES)} differ", str(differ[:5])))
     rows.append(("browser errors", str(len(browser["errors"])), "; ".join(browser["errors"][:3])))

@@ -16,11 +16,15 @@ results (0 if none is found); MRR is the mean over a class, and over all 60.
 
 from __future__ import annotations
 
+import random
 import re
 import statistics
 from collections.abc import Callable, Iterable
 
 CLASSES = ("title words", "typos", "paraphrases", "symbols")
+PROBES = 300          # title-word probes (`title_probes`) ...
+PROBE_SEED = 61       # ... drawn with this seed
+PROBE_MIN_LETTERS = 5
 
 QUERIES: list[tuple[str, str, tuple[str, ...]]] = [
     # title words: what one remembers of a title
@@ -96,6 +100,28 @@ QUERIES: list[tuple[str, str, tuple[str, ...]]] = [
 ]
 
 
+def title_probes(titles: dict[str, str], n: int = PROBES, seed: int = PROBE_SEED) -> list[tuple[str, str, tuple[str, ...]]]:
+    """One-word queries, each a title's rarest word among the titles (letters only, at least
+    PROBE_MIN_LETTERS, no stop word), whose targets are every paper with that word in its title:
+    what one types to find a paper by the one unusual word one remembers ("linearization"). A
+    word that stems like common ones ("linearization" and "linear", "generalization" and
+    "generative") is where a stemmed index ranks worst."""
+    from lunr.stop_word_filter import WORDS as stop_words
+
+    words_of = {slug: {w.lower() for w in re.findall(r"[A-Za-z]+", title)} for slug, title in titles.items()}
+    frequency: dict[str, int] = {}
+    for words in words_of.values():
+        for word in words:
+            frequency[word] = frequency.get(word, 0) + 1
+    probes = []
+    for slug in random.Random(seed).sample(sorted(titles), min(n, len(titles))):
+        candidates = sorted(w for w in words_of[slug] if len(w) >= PROBE_MIN_LETTERS and w not in stop_words)
+        if candidates:
+            word = min(candidates, key=lambda w: (frequency[w], w))
+            probes.append(("title probes", word, (rf"~(?<![A-Za-z]){word}(?![A-Za-z])",)))
+    return probes
+
+
 def targets_of(targets: tuple[str, ...], titles: dict[str, str]) -> set[str]:
     """The slugs a query's targets name (`titles`: slug -> title, for the `~regex` ones)."""
     found = set()
@@ -119,6 +145,8 @@ def evaluate(search: Callable[[str], list[str]], titles: dict[str, str],
              queries: Iterable[tuple[str, str, tuple[str, ...]]] = QUERIES) -> dict:
     """{"by class": {class: MRR}, "all": MRR, "ranks": {query: rank or None}} for `search` (query -> refs)."""
     scores: dict[str, list[float]] = {name: [] for name in CLASSES}
+    for name, _, _ in queries:
+        scores.setdefault(name, [])
     ranks = {}
     for name, query, targets in queries:
         wanted = targets_of(targets, titles)

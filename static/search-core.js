@@ -667,11 +667,13 @@
   // ---------------------------------------------------------------------------------------
   // The as-you-type query (tests/support/search_query.py: the rules are explained there).
 
-  var PREFIX_BOOST = 1, EXACT_BOOST = 10, FUZZY_BOOST = 3;
+  var PREFIX_BOOST = 1, EXACT_BOOST = 10, FUZZY_BOOST = 3, FORM_BOOST = 10;
   var MAX_EXPANSIONS = 20, EXPANSION_BUDGET = 5000, MIN_PREFIX = 2, MIN_FUZZY = 4, FUZZY_KEEP = 2;
   var ALPHABET = "abcdefghijklmnopqrstuvwxyz";
   var COMMON_SHARE = 0.4, COMMON_MIN = 1000, COMMON_MAX = 20000, COMMON_FIELDS = ["title"];
   var QUERY_ONLY_FIELDS = ["venue", "year"];  // lunr_index.py QUERY_ONLY_FIELDS: never matched by plain words
+  // A title's words as written, marked (lunr_index.py FORM_MARK, title_forms), in their own field.
+  var FORM_MARK = "\u01c2", FORMS_FIELD = "forms", FORM_SHARE = 0.5;
   // Field clauses of the query syntax (search_query.py: field_query, rule 5): "author:bengio" is
   // "+authors:bengio", so a named field narrows the results.
   var FIELD_CLAUSE_RE = /(^|[ \t\n\r\f\v])([+-]?)(authors?|venue|year):/gi;
@@ -747,11 +749,14 @@
     return df > COMMON_MIN && (df > COMMON_SHARE * source.documents || df > COMMON_MAX);
   }
 
+  function isForm(term) { return term.slice(-FORM_MARK.length) === FORM_MARK; }
+
   function fieldsFor(source, term) {
-    var all = [], common = isCommon(source, term);
+    var all = [], form = isForm(term), common = !form && isCommon(source, term);
     for (var f = 0; f < source.fields.length; f++) {
       var name = source.fields[f];
-      if ((!common || COMMON_FIELDS.indexOf(name) >= 0) && QUERY_ONLY_FIELDS.indexOf(name) < 0) all.push(f);
+      if (form ? name === FORMS_FIELD
+               : (!common || COMMON_FIELDS.indexOf(name) >= 0) && QUERY_ONLY_FIELDS.indexOf(name) < 0 && name !== FORMS_FIELD) all.push(f);
     }
     return all;
   }
@@ -781,7 +786,7 @@
     var starts = [word].concat(wordStems).map(function (s) { return Array.from(s); });
     source.termsWithPrefix(keep).forEach(function (t) {
       var points = Array.from(t);
-      if (starts.some(function (s) { return withinOneEdit(points, s); })) found[t] = true;
+      if (!isForm(t) && starts.some(function (s) { return withinOneEdit(points, s); })) found[t] = true;
     });
     variants(word).forEach(function (variant) {
       stems(variant).forEach(function (s) { if (startsWith(s, keep) && source.df(s)) found[s] = true; });
@@ -792,14 +797,15 @@
   function wordGroup(source, word, last) {
     var stop = word in STOP_WORDS;
     if (stop && !last) return null;
-    var group = { word: word, exact: [], prefix: [], fuzzy: [], soft: false };
+    var group = { word: word, exact: [], forms: [], prefix: [], fuzzy: [], soft: false };
     var wordStems = stop ? [] : stems(word);
     group.exact = wordStems.filter(function (s) { return source.df(s) > 0; });
     group.soft = group.exact.some(function (s) { return isCommon(source, s); });
+    group.forms = (stop ? [] : [word + FORM_MARK]).filter(function (form) { return tellsApart(source, form, group.exact); });
     if (last && codePoints(word) >= MIN_PREFIX) {
       var found = Object.create(null);
       unique([word].concat(wordStems)).forEach(function (start) {
-        source.termsWithPrefix(start).forEach(function (t) { found[t] = true; });
+        source.termsWithPrefix(start).forEach(function (t) { if (!isForm(t)) found[t] = true; });
       });
       group.prefix = choose(source, found, termSet(group.exact));
     }
@@ -808,6 +814,14 @@
       group.fuzzy = choose(source, fuzzyCandidates(source, word, wordStems), {});
     }
     return group;
+  }
+
+  // A form is looked up where it tells titles apart: fewer than FORM_SHARE of the titles with its
+  // word's stem have it (search_query.py: tells_apart).
+  function tellsApart(source, form, wordStems) {
+    var df = source.df(form), title = source.fields.indexOf(COMMON_FIELDS[0]), most = 0;
+    wordStems.forEach(function (s) { most = Math.max(most, source.count(s, title)); });
+    return df > 0 && df < FORM_SHARE * most;
   }
 
   function unique(list) {
@@ -834,7 +848,7 @@
 
   function groupTerms(group) {
     var out = [], seen = Object.create(null);
-    [[group.exact, EXACT_BOOST], [group.prefix, PREFIX_BOOST], [group.fuzzy, FUZZY_BOOST]].forEach(function (kind) {
+    [[group.exact, EXACT_BOOST], [group.forms, FORM_BOOST], [group.prefix, PREFIX_BOOST], [group.fuzzy, FUZZY_BOOST]].forEach(function (kind) {
       kind[0].forEach(function (term) {
         if (!(term in seen)) { seen[term] = true; out.push([term, kind[1]]); }
       });
@@ -998,7 +1012,7 @@
       var last = partial && u === units.length - 1;
       unit.forms.concat(unit.words).forEach(function (word, i) {
         var wordStems = stems(word);
-        terms.push.apply(terms, wordStems);
+        terms.push.apply(terms, wordStems.concat([word + FORM_MARK]));
         if (last && (i < unit.forms.length || i === unit.forms.length + unit.words.length - 1) && codePoints(word) >= MIN_PREFIX) {
           prefixes.push.apply(prefixes, unique([word].concat(wordStems)));
         }

@@ -73,7 +73,7 @@ QUERIES = [
     "author:lovelace", "Author:Lovelace arrays", "venue:icml", "venue:NeurIPS shapley", "-author:lovelace robust",
     "author:kaiser author:ng", "authors:lovelace", "icml", "author:nosuchname", "year:2025 venue:icml", "2025", "author:lovel*",
     "FastSVERL: A scalable method", "ratio 3:1", "https://example.org/x", "title:shapley^x", "author:", "shapley author:",
-    "2026", "20255",
+    "2026", "20255", "generalization", "generalize", "linearization", "policies",
 ]
 
 
@@ -207,12 +207,15 @@ def test_pipeline_functions_are_registered_by_name(index):
 
 def test_index_fields_refs_and_terms(site, compact, index, store):
     slugs = sorted(p.stem for p in (site.parent / "content" / "papers").glob("*.md"))
-    assert compact["fields"] == ["title", "tags", "authors", "body", "venue", "year"]
+    assert compact["fields"] == ["title", "tags", "authors", "body", "venue", "year", "forms"]
     assert compact["boosts"][0] == max(compact["boosts"])  # the title counts most
     assert sorted(compact["refs"]) == slugs == sorted(store["docs"])
     assert compact["pipeline"] == ["normalise", "stemmer"]
     # lunr.py's stemmer: "Shapley" is indexed as "shaplei", and in FastSVERL's title
     assert "fastsverl" in index.inverted_index["shaplei"]["title"]
+    # ... and as written, marked, in its forms: titles with "Shapley" itself, not "Shapley's"
+    assert set(index.inverted_index["shapley\u01c2"]["forms"]) <= set(index.inverted_index["shaplei"]["title"])
+    assert "fastsverl" in index.inverted_index["shapley\u01c2"]["forms"]
     assert "renyi-cafe" in index.inverted_index["renyi"]["title"]
     assert "renyi-cafe" in index.inverted_index["lukasz"]["authors"]
     assert "renyi-cafe" in index.inverted_index["theori"]["tags"]  # the tag's name, "Learning theory"
@@ -544,6 +547,19 @@ def test_a_misspelt_word_is_corrected_not_dropped(index):
     assert typed(index, "arrays delay").fuzzy == []
 
 
+def test_a_word_as_written_ranks_the_titles_that_have_it_first():
+    """"linearization" is stemmed "linear", as "linear" and "linearly" are: the title with the very
+    word typed comes before the shorter, denser titles that only share its stem, and they before
+    it when their word is the one typed."""
+    docs = [{"ref": f"linear-{i}", "title": f"Linear bandits {i}", "body": "Linear models, linearly."} for i in range(5)]
+    docs.append({"ref": "target", "title": "Linearization of deep policies for training at scale", "body": "We study it."})
+    index = search_terms.build_index(docs)
+    for q in ("linearization", "Linearization", "linearization ", "deep linearization"):
+        assert refs(typed(index, q).results)[0] == "target", q
+    assert refs(typed(index, "linear").results)[-1] == "target"
+    assert len(typed(index, "linearization").results) == 6   # the stem's papers are still found
+
+
 def test_compounds_find_each_other(index):
     for q in ("offpolicy", "off-policy", "preprocessing", "pre-processing", "kmeans", "k-means"):
         assert refs(typed(index, q).results)[0] == "kmeans-seeding", q
@@ -693,8 +709,8 @@ def test_search_js_mirrors_the_python_constants():
     assert 'QUERY_JOINERS = INDEX_JOINERS + "' + lunr_index.QUERY_JOINERS[len(lunr_index.INDEX_JOINERS):].replace("\\", "\\\\") + '"' in source
     assert "var SYNTAX_RE = /" + search_query.SYNTAX_RE.pattern.replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r") \
         .replace("\f", "\\f").replace("\v", "\\v") + "/;" in source
-    for name in ("PREFIX_BOOST", "EXACT_BOOST", "FUZZY_BOOST", "MAX_EXPANSIONS", "EXPANSION_BUDGET", "MIN_PREFIX", "MIN_FUZZY",
-                 "FUZZY_KEEP", "COMMON_SHARE", "COMMON_MIN", "COMMON_MAX", "FORMAT", "MAX_WORD", "MAX_PLUSES"):
+    for name in ("PREFIX_BOOST", "EXACT_BOOST", "FUZZY_BOOST", "FORM_BOOST", "MAX_EXPANSIONS", "EXPANSION_BUDGET", "MIN_PREFIX", "MIN_FUZZY",
+                 "FUZZY_KEEP", "FORM_SHARE", "COMMON_SHARE", "COMMON_MIN", "COMMON_MAX", "FORMAT", "MAX_WORD", "MAX_PLUSES"):
         value = next(getattr(module, name) for module in (search_query, search_codec, lunr_index) if hasattr(module, name))
         assert re.search(rf"\b{name} = {re.escape(str(value))}\b", source), name
     for name in ("DIGITS", "VARINT_END", "VARINT_MORE"):
@@ -702,6 +718,7 @@ def test_search_js_mirrors_the_python_constants():
     assert f'PLUS = "{lunr_index.PLUS}"' in source and f'ALPHABET = "{search_query.ALPHABET}"' in source
     assert f"COMMON_FIELDS = {json.dumps(list(search_query.COMMON_FIELDS))}" in source
     assert f"QUERY_ONLY_FIELDS = {json.dumps(list(lunr_index.QUERY_ONLY_FIELDS))}" in source
+    assert f'FORM_MARK = "\\u{ord(lunr_index.FORM_MARK):04x}", FORMS_FIELD = "{lunr_index.FORMS_FIELD}"' in source
     assert "FIELD_NAMES = { " + ", ".join(f'{k}: "{v}"' for k, v in search_query.FIELD_NAMES.items()) + " }" in source
     assert "var FIELD_CLAUSE_RE = /" + search_query.FIELD_CLAUSE_RE.pattern.replace("\t", "\\t").replace("\n", "\\n") \
         .replace("\r", "\\r").replace("\f", "\\f").replace("\v", "\\v") + "/gi;" in source

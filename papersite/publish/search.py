@@ -160,7 +160,7 @@ def search_pipeline_names() -> list[str]:
 
 def search_documents(site: Site) -> list[dict]:
     """What is indexed of each paper (search_terms.count_terms adds lunr_index.camel_parts to its
-    title and abstract)."""
+    title and abstract, and the title's forms)."""
     names = site.tag_names()
     return [dict(zip(("ref", *FIELD_NAMES), (page.paper.slug, *document_texts(page, names)))) for page in site.papers]
 
@@ -169,7 +169,7 @@ def document_texts(page: PaperPage, names: dict[str, str]) -> tuple[str, ...]:
     """A paper's texts by search field (search_terms.FIELD_NAMES)."""
     texts = {"title": page.title_text, "tags": " ".join(names.get(t, t) for t in page.paper.tags),
              "authors": " ".join(page.paper.authors), "body": page.text, "venue": page.paper.venue,
-             "year": str(page.paper.year)}
+             "year": str(page.paper.year), "forms": ""}   # the forms: made from the title (lunr_index.indexed_document)
     return tuple(texts[name] for name in FIELD_NAMES)
 
 

@@ -68,10 +68,10 @@ def build_index(docs: Sequence[dict], previous: dict | None = None) -> LazyIndex
 
 
 def count_terms(docs: Sequence[dict], previous: dict | None = None) -> tuple[TermCounts, dict]:
-    """The term counts of `docs` ({"ref", and a string per field}), and the state for the next build.
+    """The term counts of `docs` ({"ref", and a string per field; the forms are made from the title}), and the state for the next build.
 
     `previous`: the last build's state; the documents whose texts it has are not tokenised again."""
-    values = [tuple(doc[name] or "" for name in FIELD_NAMES) for doc in docs]
+    values = [tuple(doc.get(name) or "" for name in FIELD_NAMES) for doc in docs]
     return count_keyed_terms([str(doc["ref"]) for doc in docs], [texts_key(texts) for texts in values],
                              values.__getitem__, previous)
 

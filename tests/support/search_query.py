@@ -19,12 +19,18 @@ The rules (search-core.js has the same comment):
    when it has neither, the terms one edit away (a letter dropped, added, changed or two
    swapped, after its first FUZZY_KEEP letters; compared with the index terms and, stemmed, with
    the word's own one-edit variants: "provong" finds "proving"), chosen the same way. Stop words
-   are left out unless being typed.
+   are left out unless being typed. The group also has the word's form, the word as written
+   followed by FORM_MARK, which the index has in the field "forms" for titles with that very
+   word (lunr_index.title_forms): "linearization" is stemmed "linear", and its form ranks the
+   titles with "linearization" before those with "linear" or "linearly". Only a form that
+   tells titles apart is looked up (`tells_apart`), and forms are never prefix or typo
+   expansions.
 3. A term in more than COMMON_SHARE of the documents and more than COMMON_MIN, or in more than
    COMMON_MAX (counting lunr's way, once per field), is common: matched in COMMON_FIELDS only, and
    its word need not match. Very common words would make a query slow (lunr scores every
    document a term is in) and say little; the titles that have them still rank higher.
-4. All terms go to lunr as one query (boosts EXACT_BOOST, PREFIX_BOOST, FUZZY_BOOST). Results
+4. All terms go to lunr as one query (boosts EXACT_BOOST, FORM_BOOST, PREFIX_BOOST, FUZZY_BOOST;
+   a form in the forms field only, every other term in the other fields). Results
    that match every word come first, then those that match fewer, by how many (of the words
    that must match, then of the common ones): by lunr's score within each. Plain words never
    match in QUERY_ONLY_FIELDS (the venue).
@@ -42,12 +48,12 @@ from dataclasses import dataclass, field
 from lunr.exceptions import QueryParseError
 from lunr.stop_word_filter import WORDS as STOP_WORDS
 
-from papersite.publish.lunr_index import QUERY_ONLY_FIELDS, QUERY_RUN_RE, compound_forms, compound_runs
+from papersite.publish.lunr_index import FORM_MARK, FORMS_FIELD, QUERY_ONLY_FIELDS, QUERY_RUN_RE, compound_forms, compound_runs
 
 SYNTAX_RE = re.compile("(^|[ \t\n\r\f\v])[+-][^ \t\n\r\f\v]|:|[^ \t\n\r\f\v]~[0-9]*($|[ \t\n\r\f\v])|\\^[0-9]|\\*")
 SPACES = " \t\n\r\f\v"
 SPACE_SPLIT_RE = re.compile("[ \t\n\r\f\v]+")
-PREFIX_BOOST, EXACT_BOOST, FUZZY_BOOST = 1, 10, 3
+PREFIX_BOOST, EXACT_BOOST, FUZZY_BOOST, FORM_BOOST = 1, 10, 3, 10
 MAX_EXPANSIONS = 20      # terms a prefix or misspelt word may expand to (shortest first) ...
 EXPANSION_BUDGET = 5000  # ... with at most this many postings among them (bench/README.md)
 MIN_PREFIX = 2           # the last word is matched as a prefix from this many characters
@@ -58,6 +64,7 @@ COMMON_SHARE = 0.4       # a term in more than this share of documents (lunr's c
 COMMON_MIN = 1000        # ... and in more than this many is common, as is one in more than COMMON_MAX
 COMMON_MAX = 20000
 COMMON_FIELDS = ("title",)
+FORM_SHARE = 0.5         # a word's form is looked up in fewer than this share of its stem's titles (tells_apart)
 # A field clause of the query syntax: `author:` / `authors:` / `venue:` / `year:`, after white
 # space or at the start, with its optional sign.
 FIELD_CLAUSE_RE = re.compile("(^|[ \t\n\r\f\v])([+-]?)(authors?|venue|year):", re.IGNORECASE)
@@ -70,13 +77,15 @@ class Group:
 
     word: str
     exact: list[str] = field(default_factory=list)
+    forms: list[str] = field(default_factory=list)   # the word as written, in titles (rule 2)
     prefix: list[str] = field(default_factory=list)
     fuzzy: list[str] = field(default_factory=list)
     soft: bool = False       # its own term is very common: need not match
 
     def terms(self) -> list[tuple[str, float]]:
         out, seen = [], set()
-        for terms, boost in ((self.exact, EXACT_BOOST), (self.prefix, PREFIX_BOOST), (self.fuzzy, FUZZY_BOOST)):
+        for terms, boost in ((self.exact, EXACT_BOOST), (self.forms, FORM_BOOST), (self.prefix, PREFIX_BOOST),
+                             (self.fuzzy, FUZZY_BOOST)):
             for term in terms:
                 if term not in seen:
                     seen.add(term)
@@ -163,9 +172,15 @@ def is_common(source, term: str) -> bool:
     return df > COMMON_MIN and (df > COMMON_SHARE * source.documents or df > COMMON_MAX)
 
 
+def is_form(term: str) -> bool:
+    return term.endswith(FORM_MARK)
+
+
 def fields_for(source, term: str) -> list[str]:
+    if is_form(term):
+        return [FORMS_FIELD]
     allowed = COMMON_FIELDS if is_common(source, term) else source.fields
-    return [f for f in source.fields if f in allowed and f not in QUERY_ONLY_FIELDS]
+    return [f for f in source.fields if f in allowed and f not in QUERY_ONLY_FIELDS and f != FORMS_FIELD]
 
 
 def field_query(text: str) -> str:
@@ -194,19 +209,30 @@ def word_group(source, word: str, last: bool) -> Group | None:
     stems = [] if stop else source.stem(word)
     group.exact = [s for s in stems if source.df(s)]
     group.soft = any(is_common(source, s) for s in group.exact)
+    group.forms = [form for form in ([] if stop else [word + FORM_MARK]) if tells_apart(source, form, group.exact)]
     if last and len(word) >= MIN_PREFIX:
         found = set()
         for start in dict.fromkeys([word, *stems]):
-            found.update(source.terms_with_prefix(start))
+            found.update(t for t in source.terms_with_prefix(start) if not is_form(t))
         group.prefix = choose(source, found, group.exact)
     if not group.exact and not group.prefix and not stop and len(word) >= MIN_FUZZY and not re.search("[0-9]", word):
         group.fuzzy = choose(source, fuzzy_candidates(source, word, stems), ())
     return group
 
 
+def tells_apart(source, form: str, stems: list[str]) -> bool:
+    """A form is looked up where it tells titles apart: fewer than FORM_SHARE of the titles with
+    its word's stem have it (every title with "diffusion" has it as written; "linearization" is
+    in 3 of the 800 titles with "linear"). A common word's form would cost a query a file to
+    load and change nothing."""
+    most = max((source.count(s, COMMON_FIELDS[0]) for s in stems), default=0)
+    return 0 < source.df(form) < FORM_SHARE * most
+
+
 def fuzzy_candidates(source, word: str, stems: list[str]) -> set[str]:
     keep = word[:FUZZY_KEEP]
-    found = {t for t in source.terms_with_prefix(keep) if any(within_one_edit(t, s) for s in dict.fromkeys([word, *stems]))}
+    found = {t for t in source.terms_with_prefix(keep)
+             if not is_form(t) and any(within_one_edit(t, s) for s in dict.fromkeys([word, *stems]))}
     for variant in variants(word):
         for stem in source.stem(variant):
             if stem.startswith(keep) and source.df(stem):
