@@ -118,3 +118,31 @@ def test_a_venue_spelled_out_is_its_short_name():
     records, report = read('title,abstract,venue,year\nOne,An abstract.,"Advances in Neural Information Processing Systems 37",2024\n'
                            'Two,An abstract.,NeurIPS 2024 poster,\n')
     assert [(r.venue, r.year) for r in records] == [("NeurIPS", 2024), ("NeurIPS", 2024)] and not report.errors
+
+
+# As CMT exports its papers (it names no venue: `import --venue ICML --year 2024`).
+CMT_HEADER = "Paper ID,Paper Title,Abstract,Authors,Track Name,Status\n"
+ICML = Defaults("ICML", 2024)
+
+
+def test_a_conference_systems_author_list_loses_its_affiliations_and_contact_stars():
+    records, report = read(CMT_HEADER + '12,T,An abstract.,"Ada Lovelace (University of London)*; Alan Turing (Princeton and '
+                           'IAS); Wei (David) Zhang (Dept. of Physics, Astronomy)",Main Track,Accept (Oral)\n', defaults=ICML)
+    assert [r.authors for r in records] == [("Ada Lovelace", "Alan Turing", "Wei (David) Zhang")]
+    assert not report.errors and not report.warnings
+
+
+def test_rejected_and_withdrawn_rows_are_left_out_with_a_warning():
+    text = CMT_HEADER + ("1,One,An abstract.,Ada Lovelace,Main Track,Accept\n"
+                         "2,Two,An abstract.,Ada Lovelace,Main Track,Reject\n"
+                         "3,Three,An abstract.,Ada Lovelace,Main Track,Desk Reject\n"
+                         "4,Four,An abstract.,Ada Lovelace,Main Track,Withdrawn\n"
+                         "5,Five,An abstract.,Ada Lovelace,Main Track,\n")
+    records, report = read(text, defaults=ICML)
+    assert [r.title for r in records] == ["One", "Five"] and not report.errors
+    assert [(w.line, w.message) for w in report.warnings] == [
+        (3, "the row's status is 'Reject': not imported"), (4, "the row's status is 'Desk Reject': not imported"),
+        (5, "the row's status is 'Withdrawn': not imported")]
+    # A file of only such rows imports nothing, and is not called empty.
+    records, report = read(CMT_HEADER + "2,Two,An abstract.,Ada Lovelace,Main Track,Rejected\n", defaults=ICML)
+    assert records == [] and len(report.warnings) == 1

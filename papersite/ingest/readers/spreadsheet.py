@@ -3,7 +3,8 @@
 The first row names the columns. Names are matched whatever their case, spacing or punctuation,
 with the synonyms such exports use ("Paper Title", "Abstract Note", "Author Names", "Conference",
 "Publication Year", ...). Authors are split on `;` or ` and `; a name written "Family, Given" is
-turned round. A row that is not right is reported at its line and the others are read.
+turned round. A row that is not right is reported at its line and the others are read; a row whose
+status says it was rejected or withdrawn is left out with a warning.
 """
 
 from __future__ import annotations
@@ -30,9 +31,17 @@ COLUMNS = {
     "doi": ("doi",),
     "arxiv": ("arxiv", "arxiv id", "eprint"),
     "id": ("id", "paper id", "submission id", "paper number", "number", "key", "#"),
+    "status": ("status", "decision", "paper status", "acceptance status"),
 }
 LINK_FIELDS = ("pdf", "doi", "arxiv", "url")
 AUTHOR_SPLIT_RE = re.compile(r"\s*;\s*|\s+and\s+")
+# A conference system's author list: "Ada Lovelace (University of London)*; Alan Turing (Princeton
+# and IAS)": an affiliation in brackets after a name, a star on the contact author. Neither is part
+# of the name (a bracket inside one, "Wei (David) Zhang", is).
+AFFILIATION_RE = re.compile(r"\s*\([^()]*\)(?=\s*\**\s*(?:[;,]|$|\s+and\s))")
+CONTACT_MARK_RE = re.compile(r"\s*\*+")
+# A status or decision that says the row is no paper of the venue: CMT's "Reject", "Desk Reject", "Withdrawn".
+NOT_ACCEPTED_RE = re.compile(r"^\s*(?:(?:desk[ _-]?)?reject(?:ed)?|withdrawn)\b", re.IGNORECASE)
 KEYWORD_SPLIT_RE = re.compile(r"[;,]")
 DELIMITERS = {"csv": (",", ";"), "tsv": ("\t",)}
 
@@ -72,7 +81,7 @@ def read_table(text: str, shown: str, report: Report, defaults: Defaults, kind: 
                            f"(headers found: {found}; a title column is one of {', '.join(COLUMNS['title'])}, "
                            f"an abstract column one of {', '.join(COLUMNS['abstract'])})")
     vocabulary = source_vocabulary(text)
-    records = []
+    records, left_out = [], 0
     end = header_at + 1
     while True:
         start = end + 1
@@ -90,10 +99,16 @@ def read_table(text: str, shown: str, report: Report, defaults: Defaults, kind: 
         if len(row) > len(header) and any(cell.strip() for cell in row[len(header):]):
             report.error(shown, start, f"the row has {len(row)} fields, the header {len(header)} (a {delimiter!r} inside a field must be quoted)")
             continue
-        record = row_record({field: row[i] for field, i in columns.items() if i < len(row)}, shown, start, report, defaults, vocabulary)
+        cells = {field: row[i] for field, i in columns.items() if i < len(row)}
+        if NOT_ACCEPTED_RE.match(cells.get("status", "")):
+            # A conference system exports every submission: a rejected one is no paper of the venue.
+            report.warn(shown, start, f"the row's status is {cells['status'].strip()!r}: not imported")
+            left_out += 1
+            continue
+        record = row_record(cells, shown, start, report, defaults, vocabulary)
         if record is not None:
             records.append(record)
-    if not records and not report.errors:
+    if not records and not report.errors and not left_out:
         raise SiteError.at(shown, header_at + 1, "the source has a header but no rows")
     return records
 
@@ -141,8 +156,10 @@ def row_record(cells: dict[str, str], shown: str, line: int, report: Report, def
 def split_authors(cell: str) -> list[str]:
     """A cell's authors, given names first: separated by ";" or "and" ("Lovelace, Ada; Babbage,
     Charles"), or by commas where no part is a name written family first ("Tim Dettmers, Artidoro
-    Pagnoni", as a spreadsheet lists them; "Lovelace, Ada" alone is one name)."""
+    Pagnoni", as a spreadsheet lists them; "Lovelace, Ada" alone is one name); without the
+    affiliations and contact stars of a conference system's list."""
     names = []
+    cell = CONTACT_MARK_RE.sub("", AFFILIATION_RE.sub("", cell))
     for part in AUTHOR_SPLIT_RE.split(cell):
         if "," in part and not family_first(part):
             names += [name.strip() for name in part.split(",")]
