@@ -54,6 +54,21 @@ def test_venue_and_year_from_venue_or_venueid(venue, venueid, expected):
     assert note_venue(venue, venueid) == expected
 
 
+def test_an_old_v1_notes_invitation_and_a_journals_publication_date_give_the_year():
+    # ICLR 2018's v1 notes have no venue or venue id: only their invitation says where they were.
+    assert note_venue(None, None, ["ICLR.cc/2018/Conference/-/Blind_Submission"]) == ("ICLR", 2018)
+    # TMLR's name no year; the year is the one the paper was published in (pdate, 2023-11-14 UTC).
+    assert note_venue("Transactions on Machine Learning Research", "TMLR", [], 1_700_000_000_000) == ("TMLR", 2023)
+    assert note_venue("Accepted by TMLR", "TMLR", ["TMLR/-/Submission"], 1_700_000_000_000) == ("TMLR", 2023)
+    assert note_venue("TMLR", "TMLR", [], None) == ("TMLR", None)
+    tmlr = {**note("t", title="T", abstract="A journal paper."), "pdate": 1_700_000_000_000}
+    tmlr["content"]["venueid"] = {"value": "TMLR"}
+    old = {"id": "o", "forum": "o", "invitation": "ICLR.cc/2018/Conference/-/Blind_Submission",
+           "content": {"title": "Old", "abstract": "An old note."}}
+    records, report = read(json.dumps([tmlr, old]))
+    assert [(r.venue, r.year) for r in records] == [("TMLR", 2023), ("ICLR", 2018)] and not report.errors
+
+
 def read(text: str, defaults: Defaults = Defaults()):
     report = Report()
     return read_openreview(text, "notes.json", report, defaults), report

@@ -2,7 +2,9 @@
 
 Both API versions are read: v2 wraps each content field as `{"value": ...}` (`content.title.value`),
 v1 gives it bare (`content.title`). The venue and year come from `content.venue` ("NeurIPS 2025
-oral", "Submitted to ICLR 2024") or else `content.venueid` ("ICLR.cc/2024/Conference"); the
+oral", "Submitted to ICLR 2024") or else `content.venueid` ("ICLR.cc/2024/Conference") or the
+invitation (an old v1 note's only trace of them), else the year the note was published (`pdate`:
+TMLR's notes name no year); the
 forum becomes the `openreview` link and `content.pdf` (a path on openreview.net) the `pdf` link.
 A withdrawn or desk-rejected submission (so its venue or venue id says) is left out, with a warning.
 
@@ -14,6 +16,8 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
+from datetime import UTC, datetime
 from urllib.parse import urljoin
 
 from ...errors import Report, SiteError
@@ -24,6 +28,8 @@ OPENREVIEW = "https://openreview.net/"
 WHITESPACE_RE = re.compile(r"[ \t\n\r]*")
 # The venue id's segment before the year names the venue: ICLR.cc/2024/..., robot-learning.org/CoRL/2024/...
 VENUEID_RE = re.compile(r"(?:^|/)(?P<venue>[A-Za-z][\w-]*)(?:\.[a-z]+)*/(?P<year>(?:19|20)\d\d)(?:/|$)")
+# A venue id that is a name alone: TMLR's "TMLR".
+VENUEID_NAME_RE = re.compile(r"(?P<venue>[A-Za-z][\w-]*)(?:\.[a-z]+)*")
 VENUE_IN_TEXT_RE = re.compile(r"\b(?P<venue>[A-Z][\w-]*)\s+(?P<year>(?:19|20)\d\d)\b")
 # A submission its authors withdrew, or the venue desk-rejected, was never one of its papers; one
 # rejected after review ("Submitted to ICLR 2024", public with its reviews) is imported, as it was submitted.
@@ -131,7 +137,7 @@ def note_record(note, shown: str, line: int, report: Report, defaults: Defaults,
         report.warn(shown, line, f"note {note.get('id', '')!r}: {state} submission "
                                  f"({fields['venue'] or fields['venueid']}), not imported")
         return None
-    venue, year = note_venue(fields["venue"], fields["venueid"])
+    venue, year = note_venue(fields["venue"], fields["venueid"], invitations_of(note), note.get("pdate"))
     venue, year = venue or defaults.venue, year or defaults.year
     if not venue or year is None:
         report.error(shown, line, f"note {note.get('id', '')!r}: no venue/year in 'content.venue' or 'content.venueid' (pass --venue and --year)")
@@ -163,16 +169,34 @@ def not_accepted(venue, venueid) -> str | None:
     return None
 
 
-def note_venue(venue, venueid) -> tuple[str | None, int | None]:
-    """The venue's short name and year, from the venue text, else the venue id, else a name and year inside the text."""
+def note_venue(venue, venueid, invitations: Sequence[str] = (), published: object = None) -> tuple[str | None, int | None]:
+    """The venue's short name and year, from the venue text, else the venue id or an invitation (an
+    old v1 note has only that: `ICLR.cc/2018/Conference/-/Blind_Submission`), else a name and year
+    inside the text, else the year the note was published (`pdate`, in milliseconds: a journal's
+    notes, TMLR's, name no year) with the venue id's name."""
     text = venue.strip() if isinstance(venue, str) else ""
     name, year = venue_and_year(text)
     if year is not None:
         return name, year
-    found = VENUEID_RE.search(venueid) if isinstance(venueid, str) else None
-    if found:
-        return found["venue"], int(found["year"])
+    for where in (venueid, *invitations):
+        found = VENUEID_RE.search(where) if isinstance(where, str) else None
+        if found:
+            return found["venue"], int(found["year"])
     found = VENUE_IN_TEXT_RE.search(text)
     if found:
         return found["venue"], int(found["year"])
-    return text or None, None
+    own = VENUEID_NAME_RE.fullmatch(venueid) if isinstance(venueid, str) else None
+    return (own["venue"] if own else name) or None, published_year(published)
+
+
+def published_year(milliseconds: object) -> int | None:
+    """The year of an OpenReview date (milliseconds since 1970, UTC), or None."""
+    if isinstance(milliseconds, bool) or not isinstance(milliseconds, int | float) or milliseconds <= 0:
+        return None
+    return datetime.fromtimestamp(milliseconds / 1000, tz=UTC).year
+
+
+def invitations_of(note: dict) -> list[str]:
+    """The note's invitations: v2's `invitations`, v1's `invitation`."""
+    found = note.get("invitations") if isinstance(note.get("invitations"), list) else [note.get("invitation")]
+    return [i for i in found if isinstance(i, str)]
