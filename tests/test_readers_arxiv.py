@@ -85,3 +85,10 @@ def test_a_feed_that_cannot_be_read_is_refused(text, line, message):
         read(text)
     [problem] = info.value.problems
     assert problem.line == line and problem.message.startswith(message)
+
+
+def test_a_line_that_starts_with_white_space_starts_a_paragraph():
+    """arXiv keeps an abstract's line break only before white space: its authors' paragraph mark."""
+    summary = "  We study x, a problem\nof y.\n  In a second part, we\nbound z."
+    [record], _ = read(FEED.format(ENTRY.format(id="2401.00001v1", title="T", summary=summary)))
+    assert record.abstract == "We study x, a problem of y.\n\nIn a second part, we bound z."

@@ -46,3 +46,10 @@ def test_bad_lines_are_reported_and_the_others_read():
         (5, "'abstract' must be non-empty text"), (6, "each line must be a JSON object, as in arXiv's metadata snapshot")]
     [record] = read_arxiv_snapshot(json.dumps({**good, "versions": []}), "arxiv.json", Report(), Defaults("SciPost", 2020))
     assert (record.venue, record.year) == ("SciPost", 2020)
+
+
+def test_a_line_that_starts_with_white_space_starts_a_paragraph():
+    line = {"id": "2401.00001", "title": "T", "abstract": "  We study x, a problem\nof y.\n  In a second part, we\nbound z.\n",
+            "authors": "Ada Lovelace", "versions": [{"version": "v1", "created": "Tue, 2 Jan 2024 10:00:00 GMT"}]}
+    [record] = read_arxiv_snapshot(json.dumps(line), "arxiv.json", Report())
+    assert record.abstract == "We study x, a problem of y.\n\nIn a second part, we bound z."

@@ -73,6 +73,16 @@ def clean_abstract(text: str, shown: str, line: int, report: Report, vocabulary:
     return "\n\n".join(p for p in (clean_text(p, shown, line, report) for p in paragraphs) if p)
 
 
+# arXiv keeps an abstract's line breaks only where the next line starts with white space: that is
+# how its authors mark a paragraph (arXiv's help, "Abstract"); the other breaks are its wrapping.
+ARXIV_PARAGRAPH_RE = re.compile(r"\n[ \t]+(?=\S)")
+
+
+def arxiv_paragraphs(text: str) -> str:
+    """An arXiv abstract with its paragraphs as blank lines: "...wrapped\nline.\n  Next." has two."""
+    return ARXIV_PARAGRAPH_RE.sub("\n\n", text.strip())
+
+
 def wrap_vocabulary(text: str) -> frozenset[str]:
     """Every word of a source, lower-cased: hyphenated compounds whole and in parts."""
     words: set[str] = set()

@@ -18,7 +18,7 @@ from defusedxml.sax import make_parser
 
 from ...errors import Report, SiteError
 from ...inputs.links import arxiv_id_of
-from ..records import Defaults, RawRecord, clean_abstract, clean_names, clean_text, collect_links, source_vocabulary, year_in
+from ..records import Defaults, RawRecord, arxiv_paragraphs, clean_abstract, clean_names, clean_text, collect_links, source_vocabulary, year_in
 from ..venues import ARXIV_VENUE
 
 ATOM = "http://www.w3.org/2005/Atom"
@@ -142,7 +142,7 @@ def entry_record(entry: AtomEntry, shown: str, report: Report, defaults: Default
     doi_link = next((link.get("href", "") for link in entry.links if link.get("title") == "doi"), "")
     return RawRecord(
         line=line,
-        abstract=clean_abstract(texts["summary"], shown, line, report, vocabulary),
+        abstract=clean_abstract(arxiv_paragraphs(texts["summary"]), shown, line, report, vocabulary),
         title=clean_text(texts["title"], shown, line, report),
         authors=clean_names(entry.authors, shown, line, report),
         keywords=clean_names(entry.categories, shown, line, report),

@@ -15,7 +15,7 @@ from email.utils import parsedate_to_datetime
 
 from ...errors import Report, SiteError
 from ...inputs.links import ARXIV_ID_RE
-from ..records import Defaults, RawRecord, clean_abstract, clean_names, clean_text, collect_links, latex_text, year_in
+from ..records import Defaults, RawRecord, arxiv_paragraphs, clean_abstract, clean_names, clean_text, collect_links, latex_text, year_in
 from ..venues import ARXIV_VENUE
 from .jsonl import json_lines, json_lines_vocabulary
 
@@ -54,7 +54,7 @@ def snapshot_record(data, shown: str, line: int, report: Report, defaults: Defau
     categories = data.get("categories") if isinstance(data.get("categories"), str) else ""
     return RawRecord(
         line=line,
-        abstract=clean_abstract(data["abstract"], shown, line, report, vocabulary),
+        abstract=clean_abstract(arxiv_paragraphs(data["abstract"]), shown, line, report, vocabulary),
         title=clean_text(data["title"], shown, line, report),
         authors=clean_names(authors(data, shown, line, report), shown, line, report),
         keywords=tuple(categories.split()),
