@@ -327,19 +327,19 @@ def test_filters_in_the_url_match_in_any_case_and_say_when_unknown(site, page):
 
 
 def test_show_more_adds_the_next_results_and_the_keyboard_goes_on_there(tmp_path, page):
-    papers = {f"p{n}.md": paper_text(id=f"p-{n}", slug=f"study-{n:02d}", title=f"'Quokka study number {n}'") for n in range(60)}
+    papers = {f"p{n}.md": paper_text(id=f"p-{n}", slug=f"study-{n:02d}", title=f"'Quokka study number {n}'") for n in range(30)}
     root = make_project(tmp_path / "proj", papers)
     assert main(build_args(root)) == 0
     page.goto(file_url(root / "site", "search.html") + "?q=quokka")
     page.wait_for_selector("#search-page-results li.paper-card")
     cards = page.locator("#search-page-results li.paper-card")
-    assert cards.count() == 50
+    assert cards.count() == 20
     page.focus("#search-page-results .search-more button")
     page.keyboard.press("Enter")
-    page.wait_for_function("() => document.querySelectorAll('#search-page-results li.paper-card').length === 60")
+    page.wait_for_function("() => document.querySelectorAll('#search-page-results li.paper-card').length === 30")
     assert page.locator("#search-page-results .search-more").count() == 0
     # The focus, left on <body> when the button went, is on the first of the new results.
-    assert page.evaluate("document.activeElement.closest('li.paper-card') === document.querySelectorAll('#search-page-results li.paper-card')[50]")
+    assert page.evaluate("document.activeElement.closest('li.paper-card') === document.querySelectorAll('#search-page-results li.paper-card')[20]")
     assert page.console_errors == []
 
 
