@@ -145,8 +145,6 @@ def evaluate(search: Callable[[str], list[str]], titles: dict[str, str],
              queries: Iterable[tuple[str, str, tuple[str, ...]]] = QUERIES) -> dict:
     """{"by class": {class: MRR}, "all": MRR, "ranks": {query: rank or None}} for `search` (query -> refs)."""
     scores: dict[str, list[float]] = {name: [] for name in CLASSES}
-    for name, _, _ in queries:
-        scores.setdefault(name, [])
     ranks = {}
     for name, query, targets in queries:
         wanted = targets_of(targets, titles)
@@ -154,7 +152,7 @@ def evaluate(search: Callable[[str], list[str]], titles: dict[str, str],
         if missing or not wanted:
             raise ValueError(f"{query!r}: no such paper {missing or targets}")
         score = reciprocal_rank(search(query), wanted)
-        scores[name].append(score)
+        scores.setdefault(name, []).append(score)
         ranks[query] = round(1 / score) if score else None
     every = [s for values in scores.values() for s in values]
     return {"by class": {name: statistics.mean(v) for name, v in scores.items() if v},

@@ -76,10 +76,10 @@ TRAILING_YEAR_RE = re.compile(r"(?:\s+|\s*')(?:19|20)?\d\d$")
 def short_venue(text: str) -> str:
     """The venue's short name: "Proceedings of the 41st International Conference on Machine Learning" is ICML."""
     venue = " ".join(text.split())
-    if len(venue.split()) <= SHORT_WORDS and not ARXIV_RE.match(venue):
-        return known_venue(venue) or TRAILING_YEAR_RE.sub("", venue)
     if ARXIV_RE.match(venue):
         return ARXIV_VENUE
+    if len(venue.split()) <= SHORT_WORDS:
+        return known_venue(venue) or TRAILING_YEAR_RE.sub("", venue)
     if (known := known_venue(venue)) is not None:
         return known
     if (own := OWN_ACRONYM_RE.search(venue)) is not None:

@@ -23,6 +23,7 @@ What is built here is read by `static/search-core.js`; the two must agree exactl
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 import unicodedata
@@ -184,10 +185,13 @@ def title_forms(title: str) -> str:
     hundreds that share its stem. A query also looks up each word's form (search-core.js
     `wordGroup`), which only the titles with that word have (bench/README.md, "Search": the
     title-word probes)."""
-    forms = []
-    for token in TOKEN_RE.findall(title.lower()):
-        forms += [word + FORM_MARK for word in token_words(token) if word not in STOP_WORDS]
-    return " ".join(forms)
+    return " ".join(form for token in TOKEN_RE.findall(title.lower()) for form in token_forms(token))
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def token_forms(token: str) -> tuple[str, ...]:
+    """One title token's forms (cached: titles share their words, and 100,000 titles took 1.7 s)."""
+    return tuple(word + FORM_MARK for word in token_words(token) if word not in STOP_WORDS)
 
 
 def normalise(token: Token, i=None, tokens=None):

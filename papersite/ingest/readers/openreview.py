@@ -27,9 +27,10 @@ from .jsonl import json_lines, json_lines_vocabulary
 OPENREVIEW = "https://openreview.net/"
 WHITESPACE_RE = re.compile(r"[ \t\n\r]*")
 # The venue id's segment before the year names the venue: ICLR.cc/2024/..., robot-learning.org/CoRL/2024/...
-VENUEID_RE = re.compile(r"(?:^|/)(?P<venue>[A-Za-z][\w-]*)(?:\.[a-z]+)*/(?P<year>(?:19|20)\d\d)(?:/|$)")
+VENUE_NAME = r"(?P<venue>[A-Za-z][\w-]*)(?:\.[a-z]+)*"
+VENUEID_RE = re.compile(rf"(?:^|/){VENUE_NAME}/(?P<year>(?:19|20)\d\d)(?:/|$)")
 # A venue id that is a name alone: TMLR's "TMLR".
-VENUEID_NAME_RE = re.compile(r"(?P<venue>[A-Za-z][\w-]*)(?:\.[a-z]+)*")
+VENUEID_NAME_RE = re.compile(VENUE_NAME)
 VENUE_IN_TEXT_RE = re.compile(r"\b(?P<venue>[A-Z][\w-]*)\s+(?P<year>(?:19|20)\d\d)\b")
 # A submission its authors withdrew, or the venue desk-rejected, was never one of its papers; one
 # rejected after review ("Submitted to ICLR 2024", public with its reviews) is imported, as it was submitted.
