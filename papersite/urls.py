@@ -33,7 +33,7 @@ NOJEKYLL = ".nojekyll"
 BIBTEX = "papers.bib"
 EXPORT_JSON = "papers.json"
 # The `format` the JSON exports carry, which the downloads page names: a script checks it.
-EXPORT_FORMAT = "papersite-papers/4"
+EXPORT_FORMAT = "papersite-papers/5"
 # The exports' own page: every BibTeX and JSON file, with what each holds.
 DOWNLOADS = "downloads.html"
 # From this many papers on, the exports come as a file per proceedings (exports/<venue>-<year>.bib and

@@ -211,7 +211,7 @@
         slug: button.getAttribute("data-slug"), title: pageMeta("citation_title"),
         url: button.getAttribute("data-url"), summary: pageMeta("description"), authors: authors,
         authorUrls: pageAuthorUrls(authors),
-        venue: pageMeta("citation_conference_title"), year: pageMeta("citation_publication_date"),
+        venue: button.getAttribute("data-venue") || "", year: pageMeta("citation_publication_date"),
         permalink: pageCanonical(), bibtex: pageBibtex(button)
       });
     });

@@ -21,6 +21,11 @@ sys.path.insert(0, str(REPO))
 
 from papersite.cli import main  # noqa: E402
 
+# Every import in the tests runs on the day the shipped pages were imported: `import` writes the
+# day it runs into each page it adds (`added`), and tests compare pages with the shipped ones.
+SEED_DAY = "2026-12-02"
+os.environ["SOURCE_DATE_EPOCH"] = "1796169600"   # 2026-12-02T00:00:00Z
+
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"]
 
@@ -106,6 +111,16 @@ def paper_text(**fields) -> str:
     base.update(fields)
     front = "".join(f"{k}: {v}\n" for k, v in base.items() if v is not None)
     return f"---\n{front}---\n{body}\n"
+
+
+def tool(name: str) -> str:
+    """The path of a Debian tool the check needs; skipped without it, except in CI (.ci/run installs it)."""
+    found = shutil.which(name)
+    if found is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"{name} is required under CI (.ci/run installs it)")
+        pytest.skip(f"no {name} on this machine")
+    return found
 
 
 def chromium_available() -> bool:

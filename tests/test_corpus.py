@@ -20,7 +20,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from conftest import REAL_BASE_URL, served
+from conftest import REAL_BASE_URL, served, tool
 from support.phone import phone_problems
 
 pytestmark = pytest.mark.slow
@@ -41,16 +41,6 @@ def corpus(real_corpus) -> Path:
 @pytest.fixture(scope="module")
 def papers(corpus) -> list[dict]:
     return json.loads((corpus / "papers.json").read_text(encoding="utf-8"))["papers"]
-
-
-def tool(name: str) -> str:
-    """The path of a Debian tool the check needs; skipped without it, except in CI (.ci/run installs it)."""
-    found = shutil.which(name)
-    if found is None:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"{name} is required under CI (.ci/run installs it)")
-        pytest.skip(f"no {name} on this machine")
-    return found
 
 
 def entries_of(bib: str) -> dict[str, str]:

@@ -52,7 +52,7 @@ def test_a_large_collection_gets_a_file_per_proceedings_with_every_entry_once(sa
         assert not parsed.failed_blocks and len(parsed.entries) == part["papers"]
         all_entries += entries(bib)
         data = json.loads((split / part["json"]).read_text(encoding="utf-8"))
-        assert data["format"] == "papersite-papers/4"
+        assert data["format"] == "papersite-papers/5"
         assert {(p["venue"], p["year"]) for p in data["papers"]} == {(part["venue"], part["year"])}
         all_papers += data["papers"]
     assert sorted(all_entries) == sorted(entries((whole / urls.BIBTEX).read_text(encoding="utf-8")))
@@ -67,7 +67,7 @@ def test_pages_link_the_files_that_exist(sample, tmp_path, monkeypatch):
         assert f'href="{part["bib"]}"' in downloads and f'href="{part["json"]}"' in downloads
     assert 'href="downloads.html"' in (split / urls.HOME).read_text(encoding="utf-8")
     page = next((split / "papers").glob("*.html")).read_text(encoding="utf-8")
-    venue_year = re.search(r'<meta name="citation_conference_title" content="([^"]+)">', page).group(1)
+    venue_year = re.search(r'data-venue="([^"]+)"', page).group(1)
     link = re.search(r'All ([^:]+) papers: <a href="\.\./(exports/[^"]+\.bib)"', page)
     assert link and link.group(1).startswith(venue_year) and (split / link.group(2)).is_file()
     monkeypatch.undo()

@@ -146,3 +146,52 @@ def test_update_from_a_preprint_keeps_the_venue_and_the_other_sources_links(proj
     assert "1 updated" in result.out, result.out
     front, _ = read_page(pages_by_title(content)["Bandits in the Wild"]["path"])
     assert (front["venue"], front["year"], front["links"]) == ("ICML", 2024, {"arxiv": "2311.00001"})
+
+
+def test_a_new_page_carries_the_day_it_was_added_and_update_and_force_keep_it(project, cli, tmp_path, monkeypatch):
+    source = write_jsonl(tmp_path / "papers.jsonl", RECORDS[:1])
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1796169600")   # 2026-12-02, UTC
+    assert cli("import", source, "--content", project / "content").code == 0
+    page = pages_by_title(project / "content")["Graph Transformers for Molecules"]["path"]
+    assert "\nyear: 2024\nadded: 2026-12-02\ntags:" in page.read_text()
+    # Weeks later the source changes and a second paper joins it.
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1799020800")   # 2027-01-04
+    write_jsonl(source, [{**RECORDS[0], "abstract": "We study graph transformers on large molecules."}, RECORDS[1]])
+    assert cli("import", source, "--content", project / "content", "--update").code == 0
+    pages = pages_by_title(project / "content")
+    assert str(read_page(page)[0]["added"]) == "2026-12-02" and "large molecules" in page.read_text()
+    assert str(pages["Bandits in the Wild"]["added"]) == "2027-01-04"
+    assert import_state(page.read_text()) == "unedited"
+    assert cli("import", source, "--content", project / "content", "--force").code == 0
+    assert str(read_page(page)[0]["added"]) == "2026-12-02"
+    assert cli(*build_args(project)).code == 0
+
+
+def test_without_source_date_epoch_the_day_is_today(project, cli, tmp_path, monkeypatch):
+    import datetime
+    monkeypatch.delenv("SOURCE_DATE_EPOCH")
+    source = write_jsonl(tmp_path / "papers.jsonl", RECORDS[:1])
+    before = datetime.date.today()
+    assert cli("import", source, "--content", project / "content").code == 0
+    added = read_page(pages_by_title(project / "content")["Graph Transformers for Molecules"]["path"])[0]["added"]
+    assert before <= added <= datetime.date.today()
+
+
+def test_a_source_date_epoch_that_is_no_time_is_an_error_and_nothing_is_written(project, cli, tmp_path, monkeypatch):
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "yesterday")
+    source = write_jsonl(tmp_path / "papers.jsonl", RECORDS)
+    result = cli("import", source, "--content", project / "content")
+    assert result.code != 0
+    assert "SOURCE_DATE_EPOCH: must be a whole number of seconds since 1970-01-01 UTC, got 'yesterday'" in result.err
+    assert "Traceback" not in result.err
+    assert not list((project / "content" / "papers").glob("*.md"))
+
+
+def test_a_page_with_an_impossible_date_does_not_stop_an_import(project, cli, tmp_path):
+    """PyYAML raises a bare ValueError for `2025-02-30`; the import reads such a page as unreadable, and goes on."""
+    papers = project / "content" / "papers"
+    papers.mkdir(parents=True, exist_ok=True)
+    (papers / "odd.md").write_text("---\nid: odd-1\nslug: odd\nvenue: 2025-02-30\n---\nText.\n")
+    result = cli("import", write_jsonl(tmp_path / "papers.jsonl", RECORDS), "--content", project / "content")
+    assert result.code == 0, result.err
+    assert "import: 2 added" in result.out

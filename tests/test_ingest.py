@@ -8,7 +8,7 @@ import shutil
 import pytest
 import yaml
 
-from conftest import REPO, build_args
+from conftest import REPO, SEED_DAY, build_args
 from papersite.inputs.papers import split_front_matter
 from papersite.errors import Report, SiteError
 from papersite.ingest.importer import find_code_links
@@ -38,8 +38,9 @@ def test_seed_import_writes_one_valid_page_per_abstract(imported, cli):
     ids = set()
     for path in pages:
         data, body = front_matter(path)
-        assert list(data) == ["id", "slug", "title", "title_source", "venue", "year", "tags", "code", "authors", "links",
-                              "aliases", "import_digest"]
+        assert list(data) == ["id", "slug", "title", "title_source", "venue", "year", "added", "tags", "code", "authors",
+                              "links", "aliases", "import_digest"]
+        assert str(data["added"]) == SEED_DAY
         assert data["links"] == {}
         assert data["slug"] == path.stem
         assert data["venue"] == "NeurIPS" and data["year"] == 2025

@@ -118,7 +118,7 @@ def test_bibtex_entries_carry_doi_eprint_and_the_papers_own_url(site):
 
 def test_papers_json_gives_links_as_written(site):
     doc = json.loads((site / "papers.json").read_text(encoding="utf-8"))
-    assert doc["format"] == "papersite-papers/4"
+    assert doc["format"] == "papersite-papers/5"
     links = {paper["slug"]: paper["links"] for paper in doc["papers"]}
     assert links["sparse-mixture-routing"] == {
         "pdf": "https://example.org/sparse.pdf", "doi": "10.5555/neurips.2024.0042", "arxiv": "2405.01234",

@@ -194,7 +194,8 @@ def test_feed_is_atom_with_one_absolute_link_per_paper_and_dates_from_content(pu
     assert root.tag == f"{ATOM}feed"
     assert root.find(f"{ATOM}id").text == BASE
     assert root.find(f"{ATOM}link[@rel='self']").get("href") == BASE + urls.FEED
-    assert root.find(f"{ATOM}updated").text == "2025-01-01T00:00:00Z"   # the newest paper's year, not the clock
+    # The day the newest paper was added (the shipped pages carry theirs), not the clock.
+    assert root.find(f"{ATOM}updated").text == "2026-12-02T00:00:00Z"
     entries = root.findall(f"{ATOM}entry")
     links = [e.find(f"{ATOM}link[@rel='alternate']").get("href") for e in entries]
     assert sorted(links) == sorted(f"{BASE}papers/{slug}.html" for slug in paper_slugs(published))
@@ -202,10 +203,35 @@ def test_feed_is_atom_with_one_absolute_link_per_paper_and_dates_from_content(pu
         assert entry.find(f"{ATOM}id").text == entry.find(f"{ATOM}link").get("href")
         assert entry.find(f"{ATOM}title").text.strip()
         assert entry.find(f"{ATOM}summary").text.strip()
-        assert re.fullmatch(r"\d{4}-01-01T00:00:00Z", entry.find(f"{ATOM}updated").text)
+        assert re.fullmatch(r"2026-12-02T00:00:00Z|\d{4}-01-01T00:00:00Z", entry.find(f"{ATOM}updated").text)
     hostile = next(e for e in entries if e.find(f"{ATOM}id").text.endswith("/hostile-characters.html"))
     assert [a.findtext(f"{ATOM}name") for a in hostile.findall(f"{ATOM}author")] == [
         "Ada Lovelace", "Smith and Wesson", "Élodie Ørsted"]
+
+
+def test_the_feed_leads_with_the_papers_added_last_as_a_feed_reader_reads_it(tmp_path, cli):
+    """A 2017 paper added today is the reading group's news: it comes first, dated the day it was
+    added, ahead of this year's papers added before it; a page without `added` has its year."""
+    import feedparser
+
+    root = make_project(tmp_path / "proj", {
+        "a.md": paper_text(id="f-1", slug="this-year-no-day", title="Old news of this year"),
+        "b.md": paper_text(id="f-2", slug="classic", title="A classic read this week", year="2017", added="2026-12-04"),
+        "c.md": paper_text(id="f-3", slug="last-month", title="Read last month", added="'2026-11-01'"),
+    })
+    assert cli(*build_args(root, "--base-url", BASE)).code == 0
+    site = root / "site"
+    feed = feedparser.parse((site / urls.FEED).read_bytes())
+    assert not feed.bozo, feed.get("bozo_exception")
+    assert [e.link for e in feed.entries] == [f"{BASE}papers/{slug}.html" for slug in ("classic", "last-month", "this-year-no-day")]
+    assert [e.published for e in feed.entries] == ["2026-12-04T00:00:00Z", "2026-11-01T00:00:00Z", "2025-01-01T00:00:00Z"]
+    assert feed.feed.updated == "2026-12-04T00:00:00Z"
+    page = (site / "papers" / "classic.html").read_text()
+    assert '<dt>Added</dt><dd><time datetime="2026-12-04">4 December 2026</time></dd>' in page
+    assert "<dt>Added</dt>" not in (site / "papers" / "this-year-no-day.html").read_text()
+    records = {r["slug"]: r for r in json.loads((site / "papers.json").read_text())["papers"]}
+    assert (records["classic"]["added"], records["last-month"]["added"], records["this-year-no-day"]["added"]) == (
+        "2026-12-04", "2026-11-01", None)
 
 
 def test_robots_nojekyll_and_feed_discovery(published):
@@ -248,7 +274,9 @@ def test_paper_pages_have_highwire_tags_and_json_ld(published):
         title = meta(text, "name", "citation_title")
         assert len(title) == 1 and title == meta(text, "property", "og:title"), slug
         assert meta(text, "name", "citation_publication_date") == ["2025"], slug
-        assert meta(text, "name", "citation_conference_title") == ["NeurIPS"], slug
+        # The proceedings' title in full, as Scholar and Zotero take it; the page names the venue short.
+        assert meta(text, "name", "citation_conference_title") == ["Advances in Neural Information Processing Systems"], slug
+        assert meta(text, "name", "citation_journal_title") == [], slug
         assert meta(text, "name", "citation_abstract_html_url") == [f"{BASE}papers/{slug}.html"], slug
         blocks = re.findall(r'<script type="application/ld\+json">(.*?)</script>', text, re.S)
         assert len(blocks) == 1, slug
@@ -301,14 +329,14 @@ def test_cite_box_shows_the_same_entry_and_a_copy_button(published):
     assert '<h2 id="abstract"><a class="anchor" href="#abstract">' in page
 
 
-PAPER_FIELDS = {"id", "slug", "title_markdown", "title_source", "venue", "year", "authors", "author_slugs", "tags", "code",
+PAPER_FIELDS = {"id", "slug", "title_markdown", "title_source", "venue", "year", "added", "authors", "author_slugs", "tags", "code",
                 "aliases", "links", "path", "url", "abstract_markdown", "words", "bibtex_key"}
 
 
 def test_papers_json_lists_every_paper(published):
     raw = (published / urls.EXPORT_JSON).read_text(encoding="utf-8")
     doc = json.loads(raw)
-    assert doc["format"] == "papersite-papers/4"
+    assert doc["format"] == "papersite-papers/5"
     # The downloads page names the format the file carries (it said /3 after the file became /4).
     downloads = (published / urls.DOWNLOADS).read_text(encoding="utf-8")
     assert re.findall(r"format <code>([^<]*)</code>", downloads) == [doc["format"]]

@@ -12,6 +12,8 @@ fixtures/invalid/ (test_papers.py builds each).
 
 from __future__ import annotations
 
+import datetime
+
 import multiprocessing
 import os
 import re
@@ -127,7 +129,7 @@ def import_then_build(folder: Path, taxonomy, abstract: str, title: str | None) 
     record = RawRecord(line=7, abstract=abstract, title=title, authors=("Ada Lovelace",), keywords=(), venue="NeurIPS",
                        year=2025, source_id="x")
     report = Report()
-    writes, _ = plan_import([record], folder, taxonomy, "new", report, "source.jsonl")
+    writes, _ = plan_import([record], folder, taxonomy, "new", report, "source.jsonl", datetime.date(2026, 12, 2))
     if not writes:
         assert report.errors and all(problem.line == 7 for problem in report.errors)
         return

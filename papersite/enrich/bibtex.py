@@ -1,5 +1,10 @@
-"""BibTeX for the papers: stable keys, one @inproceedings entry each, LaTeX-safe text. papers.bib, the
-paper pages' Cite boxes and the reading list's export all give the entries `bibtex_entry` writes.
+"""BibTeX for the papers: stable keys, one entry each, LaTeX-safe text. papers.bib, the paper pages'
+Cite boxes and the reading list's export all give the entries `bibtex_entry` writes.
+
+A conference paper is an `@inproceedings` whose `booktitle` is its proceedings' title, a journal's
+an `@article` with its `journal`, a preprint (venue arXiv) a `@misc` (enrich/venues.py): a
+well-known venue by its full name, "Advances in Neural Information Processing Systems", as
+reference managers and bibliography styles expect; any other venue as the page gives it.
 
 Keys are `<slug><year>` (`fastsverl2025`). A slug never changes once written and is
 unique across the site, and the year is the last four characters, so the key of a
@@ -30,6 +35,7 @@ from ..model import Paper
 from ..text.chars import CONTROLS_RE
 from ..text.mathspans import hide_math_spans
 from ..text.plain import flatten_markdown
+from .venues import ARTICLE, INPROCEEDINGS, cited_venue
 
 TEXT_ESCAPES = {
     "\\": r"\textbackslash{}", "{": r"\textbraceleft{}", "}": r"\textbraceright{}",
@@ -47,7 +53,7 @@ _MATH_DELIMITERS = re.compile(
     re.DOTALL,
 )
 _MATH_TOKEN = re.compile(r"\\[A-Za-z]+|\\[\s\S]|[\s\S]")
-FIELD_ORDER = ("title", "author", "booktitle", "year", "doi", "eprint", "archivePrefix", "url", "keywords")
+FIELD_ORDER = ("title", "author", "booktitle", "journal", "year", "doi", "eprint", "archivePrefix", "url", "keywords")
 
 
 def escape_text(text: str) -> str:
@@ -183,10 +189,12 @@ def bibtex_entry(paper: Paper, key: str, title_latex: str, base_url: str | None,
     doi = doi_of(links.get("doi", ""))
     eprint = arxiv_id_of(links.get("arxiv", ""))
     page = urls.absolute_url(base_url, urls.paper_path(paper.slug)) if base_url else ""
+    venue = cited_venue(paper.venue)
     fields = {
         "title": title_latex,
         "author": author_list(paper.authors),
-        "booktitle": escape_text(paper.venue),
+        "booktitle": escape_text(venue.title) if venue.kind == INPROCEEDINGS else "",
+        "journal": escape_text(venue.title) if venue.kind == ARTICLE else "",
         "year": str(paper.year),
         # DOIs and URLs are read verbatim by biblatex and the url package: only braces and spaces,
         # which would end the field, are percent-encoded.
@@ -197,7 +205,7 @@ def bibtex_entry(paper: Paper, key: str, title_latex: str, base_url: str | None,
         "keywords": keyword_list(keywords),
     }
     lines = [f"  {name:<9} = {{{fields[name]}}}" for name in FIELD_ORDER if fields[name]]
-    return f"@inproceedings{{{key},\n" + ",\n".join(lines) + "\n}\n"
+    return f"@{venue.kind}{{{key},\n" + ",\n".join(lines) + "\n}\n"
 
 
 def bibtex_file(title: str, entries: Sequence[str]) -> bytes:

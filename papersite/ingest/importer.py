@@ -17,6 +17,7 @@ exclusive link that never replaces a page (written by hand meanwhile, say). A wr
 
 from __future__ import annotations
 
+import datetime
 import errno
 import os
 import re
@@ -41,7 +42,7 @@ from .slugs import derive_slug, unique_slug
 from .sources import read_source
 from .tagging import assign_tags
 from .titles import derive_title, method_name
-from .venues import ARXIV_VENUE
+from ..enrich.venues import ARXIV_VENUE
 
 URL_RE = re.compile(r"https?://[^\s<>\[\]{}\"'`]+")
 CODE_HOSTS = (
@@ -104,6 +105,7 @@ def import_source(source: Path, content_dir: Path, report: Report, mode: str = "
     and raises; otherwise the good records are written and the bad ones stay in `report`. Planning
     and writing wait for any other import into the same folder (`on_wait()` hears of it)."""
     taxonomy = load_taxonomy(content_dir / "tags.yml")
+    day = import_day()
     source_format, records = read_source(source, report, defaults, forced_format)
     if not records:
         report.raise_errors()
@@ -117,7 +119,7 @@ def import_source(source: Path, content_dir: Path, report: Report, mode: str = "
         # Whoever wrote these is gone (the lock is ours): an import killed before it moved them into place.
         for leftover in papers_dir.glob(".*.md.tmp-*"):
             leftover.unlink(missing_ok=True)
-        writes, summary = plan_import(records, papers_dir, taxonomy, mode, report, str(source))
+        writes, summary = plan_import(records, papers_dir, taxonomy, mode, report, str(source), day)
         write_pages(writes, papers_dir, summary, report)
     summary.source_label = source_format.label
     # A record's problems share its line: each line with an error is one record not imported.
@@ -126,8 +128,9 @@ def import_source(source: Path, content_dir: Path, report: Report, mode: str = "
 
 
 def plan_import(records: list[RawRecord], papers_dir: Path, taxonomy: Taxonomy, mode: str,
-                report: Report, shown: str) -> tuple[list[PageWrite], ImportSummary]:
-    """Decide every page before writing any: new pages get fresh unique slugs, existing ones keep theirs."""
+                report: Report, shown: str, day: datetime.date) -> tuple[list[PageWrite], ImportSummary]:
+    """Decide every page before writing any: new pages get fresh unique slugs and `day` as the day
+    they were added, existing ones keep theirs."""
     pages = scan_pages(papers_dir)
     by_id = {page.id: page for page in pages}
     by_identity: dict[str, ExistingPage] = {}
@@ -192,13 +195,13 @@ def plan_import(records: list[RawRecord], papers_dir: Path, taxonomy: Taxonomy, 
         elif match is not None:
             summary.replaced.append(match.id)
             # Its URLs stay: the slug and the aliases that redirect old links to it.
-            writes.append(PageWrite(match.path, make_page(record, text, match.id, match.slug, taxonomy, match.aliases),
-                                    False, match.id))
+            writes.append(PageWrite(match.path, make_page(record, text, match.id, match.slug, taxonomy, match.front.get("added"),
+                                                          match.aliases), False, match.id))
         else:
             slug = unique_slug(derive_slug(text.title, text.method), taken)
             taken.add(slug)
             summary.added.append(page_id)
-            writes.append(PageWrite(papers_dir / f"{slug}.md", make_page(record, text, page_id, slug, taxonomy), True, page_id))
+            writes.append(PageWrite(papers_dir / f"{slug}.md", make_page(record, text, page_id, slug, taxonomy, day), True, page_id))
     return writes, summary
 
 
@@ -237,8 +240,22 @@ def convert_record(record: RawRecord, title: str | None, title_warnings: list[st
     return Converted(body, title, "given", None)
 
 
-def make_page(record: RawRecord, text: Converted, page_id: str, slug: str, taxonomy: Taxonomy,
+def import_day() -> datetime.date:
+    """The day new pages were added: today, or the day of SOURCE_DATE_EPOCH (UTC) when it is set,
+    as reproducible builds set it."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
+    if not epoch:
+        return datetime.date.today()
+    try:
+        return datetime.datetime.fromtimestamp(int(epoch), datetime.UTC).date()
+    except (ValueError, OverflowError, OSError):
+        raise SiteError.at("SOURCE_DATE_EPOCH", None, f"must be a whole number of seconds since 1970-01-01 UTC, got {epoch!r}") from None
+
+
+def make_page(record: RawRecord, text: Converted, page_id: str, slug: str, taxonomy: Taxonomy, added: object,
               aliases: tuple[str, ...] = ()) -> str:
+    """The page's text; `added` (its day, as YAML writes a date) is left out when None: a page
+    replaced with --force keeps what it had."""
     return signed_page({
         "id": page_id,
         "slug": slug,
@@ -246,6 +263,7 @@ def make_page(record: RawRecord, text: Converted, page_id: str, slug: str, taxon
         "title_source": text.title_source,
         "venue": record.venue,
         "year": record.year,
+        **({"added": added} if added is not None else {}),
         # A derived title repeats the abstract's words; weighting them again as a title would skew tags.
         "tags": list(assign_tags(text.title if text.title_source == "given" else "", text.body, record.keywords, taxonomy)),
         "code": list(find_code_links(text.body)),

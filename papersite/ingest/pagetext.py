@@ -21,9 +21,10 @@ from ..inputs.files import read_text
 from ..inputs.links import LINK_KINDS
 from ..inputs.papers import split_front_matter
 from ..inputs.values import SLUG_RE
+from ..inputs.yamlsrc import FastLoader, SlowLoader
 from .identity import identities
 
-FRONT_ORDER = ("id", "slug", "title", "title_source", "venue", "year", "tags", "code", "authors", "links", "aliases")
+FRONT_ORDER = ("id", "slug", "title", "title_source", "venue", "year", "added", "tags", "code", "authors", "links", "aliases")
 RECORD_RE = re.compile(r"^import_digest: (?P<digest>[0-9a-f]{32})\n(?=---\n)", re.MULTILINE)
 
 
@@ -32,8 +33,8 @@ def page_digest(text: str) -> str:
 
 
 def signed_page(front: dict, body: str) -> str:
-    """The page's text: front matter in FRONT_ORDER, the import digest last, then the body."""
-    dumped = yaml.dump({key: front[key] for key in FRONT_ORDER}, Dumper=yaml.CSafeDumper, sort_keys=False,
+    """The page's text: front matter in FRONT_ORDER (those it has), the import digest last, then the body."""
+    dumped = yaml.dump({key: front[key] for key in FRONT_ORDER if key in front}, Dumper=yaml.CSafeDumper, sort_keys=False,
                        allow_unicode=True, default_flow_style=None, width=100000)
     unsigned = f"---\n{dumped}---\n{body}\n"
     return f"---\n{dumped}import_digest: {page_digest(unsigned)}\n---\n{body}\n"
@@ -74,7 +75,7 @@ def scan_pages(papers_dir: Path) -> list[ExistingPage]:
         try:
             text = read_text(path)
             front_text, _, _ = split_front_matter(text, str(path))
-            data = yaml.load(front_text, Loader=yaml.CSafeLoader)
+            data = yaml.load(front_text, Loader=FastLoader or SlowLoader)
         except (SiteError, yaml.YAMLError):
             text, data = "", None
         data = data if isinstance(data, dict) else {}

@@ -14,46 +14,14 @@ from __future__ import annotations
 
 import re
 
-# Full names, matched as whole words and followed by the end, punctuation or a bracket, so that
-# "International Conference on Machine Learning and Applications" is not ICML.
-KNOWN_VENUES: tuple[tuple[str, str], ...] = (
-    ("NeurIPS", r"(?:advances in )?neural information processing systems|nips|neurips"),
-    ("ICML", r"international conference on machine learning"),
-    ("ICLR", r"international conference on learning representations"),
-    ("ACL", r"(?:annual )?meeting of the association for computational linguistics"),
-    ("EMNLP", r"conference on empirical methods in natural language processing"),
-    ("NAACL", r"(?:conference of the )?north american chapter of the association for computational linguistics"),
-    ("EACL", r"(?:conference of the )?european chapter of the association for computational linguistics"),
-    ("AACL", r"(?:conference of the )?asia-pacific chapter of the association for computational linguistics"),
-    ("COLING", r"international conference on computational linguistics"),
-    ("CoNLL", r"conference on computational natural language learning"),
-    ("LREC", r"(?:international )?(?:conference on )?language resources and evaluation(?: conference)?"),
-    ("TACL", r"transactions of the association for computational linguistics"),
-    ("AAAI", r"aaai conference on artificial intelligence"),
-    ("IJCAI", r"international joint conference on artificial intelligence"),
-    ("AISTATS", r"international conference on artificial intelligence and statistics"),
-    ("UAI", r"conference on uncertainty in artificial intelligence"),
-    ("COLT", r"(?:annual )?conference on (?:computational )?learning theory"),
-    ("CoRL", r"conference on robot learning"),
-    ("CVPR", r"(?:ieee(?:/cvf)? )?(?:computer society )?conference on computer vision and pattern recognition"),
-    ("ICCV", r"(?:ieee(?:/cvf)? )?international conference on computer vision"),
-    ("ECCV", r"european conference on computer vision"),
-    ("WACV", r"(?:ieee(?:/cvf)? )?winter conference on applications of computer vision"),
-    ("ICRA", r"(?:ieee )?international conference on robotics and automation"),
-    ("IROS", r"(?:ieee/rsj )?international conference on intelligent robots and systems"),
-    ("KDD", r"(?:acm sigkdd )?(?:international )?conference on knowledge discovery (?:and|&) data mining"),
-    ("SIGIR", r"(?:international acm sigir )?conference on research and development in information retrieval"),
-    ("WWW", r"(?:the )?(?:acm )?web conference|(?:international )?world wide web conference"),
-    ("JMLR", r"journal of machine learning research"),
-    ("PMLR", r"proceedings of machine learning research"),
-    ("TMLR", r"transactions on machine learning research"),
-    ("TPAMI", r"(?:ieee )?transactions on pattern analysis and machine intelligence"),
-)
-KNOWN_RE = [(short, re.compile(rf"(?<![\w@-])(?:{pattern})(?=$|\s*[,.:;(\[{{]|\s+\d)"))
-            for short, pattern in KNOWN_VENUES]
+from ..enrich.venues import ARXIV_VENUE, KNOWN_VENUES
+
+# Full names (enrich/venues.py), matched as whole words and followed by the end, punctuation or a
+# bracket, so that "International Conference on Machine Learning and Applications" is not ICML.
+KNOWN_RE = [(known.short, re.compile(rf"(?<![\w@-])(?:{known.pattern})(?=$|\s*[,.:;(\[{{]|\s+\d)"))
+            for known in KNOWN_VENUES]
 # "Findings of the Association for Computational Linguistics: EMNLP 2023", "... ACL 2024".
 FINDINGS_RE = re.compile(r"^findings of the association for computational linguistics\W*(?P<event>[a-z][a-z-]*)?")
-ARXIV_VENUE = "arXiv"   # a preprint server's: the venue of every arXiv import unless --venue names one
 ARXIV_RE = re.compile(r"^(?:arxiv|corr)\b", re.IGNORECASE)
 # The acronym a title gives itself: "(COLING 2020)", "(EMNLP-IJCNLP)", ", ICML 2023,".
 OWN_ACRONYM_RE = re.compile(r"\((?P<a>[A-Z][A-Za-z]*[A-Z][\w-]*)(?:\s*'?(?:19|20)?\d\d)?\)"

@@ -28,13 +28,13 @@ from .files import (
 )
 from .links import LINK_KINDS, Links, link_problem
 from .taxonomy import load_taxonomy
-from .values import describe, showable, slug_problem, year_problem
+from .values import date_value, describe, showable, slug_problem, year_problem
 from .yamlsrc import Located, parse_yaml, unknown_key_message
 
 TITLE_SOURCES = ("derived", "given", "edited")
 REQUIRED = ("id", "slug", "title", "venue", "year")
 LIST_KEYS = ("tags", "code", "authors", "aliases")
-ALLOWED_KEYS = ("id", "slug", "title", "title_source", "venue", "year", *LIST_KEYS, "links", "import_digest")
+ALLOWED_KEYS = ("id", "slug", "title", "title_source", "venue", "year", "added", *LIST_KEYS, "links", "import_digest")
 # What `import` writes last in a page's front matter: the digest of the page as it wrote it, so that
 # `import --update` can tell an untouched page from an edited one (ingest/pagetext.py). The build
 # only checks its form.
@@ -191,6 +191,9 @@ def validate_front_matter(doc: Located, taxonomy: Taxonomy, report: Report) -> d
     year = data.get("year")
     if "year" in data and (problem := year_problem(year)) is not None:
         fail("year", f"must be {problem}")
+    added = date_value(data["added"]) if "added" in data else ""
+    if added is None:
+        fail("added", f"must be the day the paper joined the site, written YYYY-MM-DD, got {describe(data['added'])}")
     title_source = data.get("title_source", "edited")
     if title_source not in TITLE_SOURCES:
         fail("title_source", f"must be one of {', '.join(TITLE_SOURCES)}, got {describe(title_source)}")
@@ -231,6 +234,7 @@ def validate_front_matter(doc: Located, taxonomy: Taxonomy, report: Report) -> d
         "title_source": title_source,
         "venue": showable(str(data.get("venue", ""))).strip(),
         "year": year if isinstance(year, int) else 0,
+        "added": added or "",
         **{key: tuple(values) for key, values in lists.items()},
         "authors": tuple(a for a in (showable(a).strip() for a in lists["authors"]) if a),
         "links": validate_links(doc, report),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 import re
 
 from ..text.chars import INVISIBLE_RE, UNSHOWABLE_RE
@@ -30,6 +31,21 @@ def year_problem(year: object) -> str | None:
     return f"a four-digit year from {FIRST_YEAR} to {LAST_YEAR}, got {describe(year)}"
 
 
+def date_value(value: object) -> str | None:
+    """A day as front matter gives it (`added: 2026-12-05`, which YAML reads as a date, or the same
+    quoted) in ISO form; None for anything else, a time of day included."""
+    if isinstance(value, datetime.datetime):
+        return None
+    if isinstance(value, datetime.date):
+        return value.isoformat()
+    if isinstance(value, str) and re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
+        try:
+            return datetime.date.fromisoformat(value).isoformat()
+        except ValueError:
+            return None
+    return None
+
+
 def showable(text: str) -> str:
     """Text as pages show it: without the characters pages never show (text/chars.py, UNSHOWABLE_RE)."""
     return UNSHOWABLE_RE.sub("", text)
@@ -41,6 +57,8 @@ def invisible_note(text: str) -> str:
 
 
 def describe(value: object) -> str:
+    if isinstance(value, datetime.date):   # what YAML makes of 2025-01-31 (and of 2025-01-31 10:00)
+        return f"a date and time {value}" if isinstance(value, datetime.datetime) else f"a date {value}"
     kind = {str: "text", int: "a number", float: "a number", bool: "true/false", list: "a list",
             dict: "a mapping", type(None): "nothing"}.get(type(value), type(value).__name__)
     return f"{kind} {value!r}" if not isinstance(value, (list, dict)) else kind

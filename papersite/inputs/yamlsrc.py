@@ -80,12 +80,24 @@ def bounded_int(loader, node: yaml.ScalarNode) -> int:
     return yaml.constructor.SafeConstructor.construct_yaml_int(loader, node)
 
 
+def checked_date(loader, node: yaml.ScalarNode):
+    """A date (`2025-01-31`), or an error at its line for one that looks like a date and is none
+    (`2025-02-30`): PyYAML raises a bare ValueError there, which no caller expects of YAML."""
+    try:
+        return yaml.constructor.SafeConstructor.construct_yaml_timestamp(loader, node)
+    except ValueError as exc:
+        raise yaml.constructor.ConstructorError(
+            None, None, f"{node.value!r} reads as a date and there is no such day ({exc}); put it in quotes if it is text",
+            node.start_mark) from None
+
+
 def bounded(loader_class):
-    """`loader_class` with ints of a bounded length."""
+    """`loader_class` with ints of a bounded length and dates checked."""
     if loader_class is None:
         return None
     loader = type(f"Bounded{loader_class.__name__}", (loader_class,), {})
     loader.add_constructor("tag:yaml.org,2002:int", bounded_int)
+    loader.add_constructor("tag:yaml.org,2002:timestamp", checked_date)
     return loader
 
 

@@ -199,6 +199,7 @@ def paper_json(paper: Paper, author_slugs: tuple[str | None, ...], words: int, b
         "title_source": paper.title_source,
         "venue": paper.venue,
         "year": paper.year,
+        "added": paper.added or None,
         "authors": list(paper.authors),
         "author_slugs": list(author_slugs),
         "tags": list(paper.tags),

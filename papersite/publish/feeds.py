@@ -1,8 +1,9 @@
 """The files that make the site a citizen of the web: sitemap, Atom feed, robots.txt and .nojekyll.
 
 Pure functions, returning {output path: text}. Deterministic: sorted iteration and no clock.
-The feed's dates come from the papers (their year as 1 January), because a paper has no other
-date and a build timestamp would make two builds of the same content differ.
+The feed's dates come from the papers: the day each joined the site (`added`, which `import`
+writes), else its year as 1 January. A build timestamp would make two builds of the same content
+differ.
 
 Without `base_url` there are no absolute URLs, so the sitemap and feed are left out (the build
 gives one note; see `BASE_URL_NOTE`); robots.txt and .nojekyll are written always.
@@ -18,7 +19,7 @@ from html import escape
 from .. import urls
 from ..digests import text_digest
 from ..enrich.listings import Site
-from ..model import SiteConfig
+from ..model import Paper, SiteConfig
 from ..output import Deferred, file_digest
 from ..render.plan import PageSpec
 from ..text.chars import XML_INVALID_RE
@@ -116,10 +117,16 @@ def year_date(year: int) -> str:
     return f"{max(1, min(year, 9999)):04d}-01-01T00:00:00Z"
 
 
+def entry_date(paper: Paper) -> str:
+    """When a paper came to the feed: the day it was added, midnight UTC, else its year's first day."""
+    return f"{paper.added}T00:00:00Z" if paper.added else year_date(paper.year)
+
+
 def feed_papers(site: Site) -> list:
-    """The newest papers first: by year, then by position in the site (later added, later listed)."""
+    """The newest first: by the day added (a 2017 paper added today is news; with only years, the
+    year), then by position in the site (later added, later listed)."""
     order = {id(page): i for i, page in enumerate(site.papers)}
-    return sorted(site.papers, key=lambda p: (-p.paper.year, -order[id(p)]))[:FEED_LIMIT]
+    return sorted(site.papers, key=lambda p: (entry_date(p.paper), order[id(p)]), reverse=True)[:FEED_LIMIT]
 
 
 def atom_feed(site: Site) -> str:
@@ -133,8 +140,7 @@ def atom_feed(site: Site) -> str:
     ET.SubElement(root, "id").text = xml_text(base)
     ET.SubElement(root, "link", {"rel": "self", "type": "application/atom+xml", "href": xml_text(base + urls.FEED)})
     ET.SubElement(root, "link", {"rel": "alternate", "type": "text/html", "href": xml_text(base)})
-    updated = max((p.paper.year for p in site.papers), default=1970)
-    ET.SubElement(root, "updated").text = year_date(updated)
+    ET.SubElement(root, "updated").text = max((entry_date(p.paper) for p in site.papers), default=year_date(1970))
     ET.SubElement(ET.SubElement(root, "author"), "name").text = xml_text(config.title)
     ET.SubElement(root, "generator").text = "papersite"
     for page in papers:
@@ -144,8 +150,8 @@ def atom_feed(site: Site) -> str:
         ET.SubElement(entry, "title").text = xml_text(page.title_text)
         ET.SubElement(entry, "id").text = xml_text(link)
         ET.SubElement(entry, "link", {"rel": "alternate", "type": "text/html", "href": xml_text(link)})
-        ET.SubElement(entry, "updated").text = year_date(paper.year)
-        ET.SubElement(entry, "published").text = year_date(paper.year)
+        ET.SubElement(entry, "updated").text = entry_date(paper)
+        ET.SubElement(entry, "published").text = entry_date(paper)
         for author in paper.authors:
             ET.SubElement(ET.SubElement(entry, "author"), "name").text = xml_text(author)
         for slug in paper.tags:

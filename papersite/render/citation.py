@@ -11,6 +11,7 @@ from .. import urls
 from ..enrich.authors import AuthorPage
 from ..enrich.bibtex import bibtex_entry
 from ..enrich.listings import PaperPage
+from ..enrich.venues import ARTICLE, INPROCEEDINGS, cited_venue
 from ..inputs.links import arxiv_id_of, doi_of, same_as
 from .plan import Chrome
 
@@ -28,7 +29,13 @@ def highwire(chrome: Chrome, item: PaperPage, canonical: str | None) -> list[tup
     # Each name as the page shows it (NFC, given name first): the reading list matches them to the byline's links.
     tags += [("citation_author", credit.name) for credit in item.credits]
     tags.append(("citation_publication_date", str(paper.year)))
-    tags.append(("citation_conference_title", paper.venue))
+    # A journal's title or a conference's proceedings', in full (Zotero makes the first a journal
+    # article, the second a conference paper); a preprint has neither.
+    venue = cited_venue(paper.venue)
+    if venue.kind == ARTICLE:
+        tags.append(("citation_journal_title", venue.title))
+    elif venue.kind == INPROCEEDINGS:
+        tags.append(("citation_conference_title", venue.title))
     links = dict(paper.links)
     if "pdf" in links:
         tags.append(("citation_pdf_url", links["pdf"]))

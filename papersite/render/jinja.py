@@ -141,6 +141,7 @@ def make_environment(templates_dir: Path, bytecode_dir: Path | None = None, read
     env.globals["links"] = links
     env.tests["safe_url"] = is_safe_url
     env.filters["display_url"] = display_url
+    env.filters["long_date"] = long_date
     problems = []
     for name in sorted(env.list_templates(extensions=["html", "xml", "txt"])):
         try:
@@ -168,6 +169,16 @@ class FragmentCache:
         if html is None:
             html = self.blocks[key] = caller()
         return html
+
+
+MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+          "November", "December")
+
+
+def long_date(day: str) -> str:
+    """2026-12-05 as people read it: 5 December 2026 (not strftime, whose month names follow the locale)."""
+    year, month, date = day.split("-")
+    return f"{int(date)} {MONTHS[int(month) - 1]} {year}"
 
 
 def display_url(url: str) -> str:

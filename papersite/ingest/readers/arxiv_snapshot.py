@@ -16,7 +16,7 @@ from email.utils import parsedate_to_datetime
 from ...errors import Report, SiteError
 from ...inputs.links import ARXIV_ID_RE
 from ..records import Defaults, RawRecord, arxiv_paragraphs, clean_abstract, clean_names, clean_text, collect_links, latex_text, year_in
-from ..venues import ARXIV_VENUE
+from ...enrich.venues import ARXIV_VENUE
 from .jsonl import json_lines, json_lines_vocabulary
 
 AUTHOR_SPLIT_RE = re.compile(r",\s*|\s+and\s+")
