@@ -7,7 +7,7 @@ import json
 import pytest
 
 from conftest import build_args, make_project
-from papersite.ingest.pagetext import import_state
+from papersite.ingest.pagetext import import_state, signed_page
 from support.imported import pages_by_title, read_page
 
 RECORDS = [
@@ -195,3 +195,22 @@ def test_a_page_with_an_impossible_date_does_not_stop_an_import(project, cli, tm
     result = cli("import", write_jsonl(tmp_path / "papers.jsonl", RECORDS), "--content", project / "content")
     assert result.code == 0, result.err
     assert "import: 2 added" in result.out
+
+
+def test_a_day_the_source_gives_is_a_new_pages_and_fills_in_a_page_without_one(project, cli, tmp_path):
+    source = write_jsonl(tmp_path / "papers.jsonl", [{**RECORDS[0], "added": "2023-05-12"}, RECORDS[1]])
+    assert cli("import", source, "--content", project / "content").code == 0
+    pages = pages_by_title(project / "content")
+    assert str(pages["Graph Transformers for Molecules"]["added"]) == "2023-05-12"
+    assert str(pages["Bandits in the Wild"]["added"]) == "2026-12-02"   # the day of the import (conftest)
+    # A page imported before pages had the line takes the source's day on --update; one with a day keeps it.
+    bare = pages["Bandits in the Wild"]["path"]
+    front, body = read_page(bare)
+    del front["added"], front["import_digest"]
+    bare.write_text(signed_page(front, body))
+    assert import_state(bare.read_text()) == "unedited" and "added:" not in bare.read_text()
+    write_jsonl(source, [{**RECORDS[0], "added": "2024-01-01"}, {**RECORDS[1], "added": "2022-02-02"}])
+    assert cli("import", source, "--content", project / "content", "--update").code == 0
+    pages = pages_by_title(project / "content")
+    assert str(pages["Graph Transformers for Molecules"]["added"]) == "2023-05-12"
+    assert str(pages["Bandits in the Wild"]["added"]) == "2022-02-02"

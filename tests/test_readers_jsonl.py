@@ -51,3 +51,11 @@ def test_a_venue_spelled_out_is_its_short_name():
     lines = "\n".join(json.dumps({**RECORD, "venue": venue}) for venue in (
         "Proceedings of the 41st International Conference on Machine Learning", "ICML"))
     assert [r.venue for r in read_jsonl(lines, "p.jsonl", report)] == ["ICML", "ICML"]
+
+
+def test_a_records_added_day_is_read_with_or_without_a_time():
+    report = Report()
+    lines = [json.dumps({**RECORD, "added": added}) for added in ("2024-03-01", "2024-03-02T09:00:00Z", "2024-02-30", 20240301)]
+    records = read_jsonl("\n".join(lines), "s.jsonl", report)
+    assert [r.added for r in records] == ["2024-03-01", "2024-03-02", None, None]
+    assert [w.line for w in report.warnings] == [3, 4] and not report.errors

@@ -146,3 +146,20 @@ def test_rejected_and_withdrawn_rows_are_left_out_with_a_warning():
     # A file of only such rows imports nothing, and is not called empty.
     records, report = read(CMT_HEADER + "2,Two,An abstract.,Ada Lovelace,Main Track,Rejected\n", defaults=ICML)
     assert records == [] and len(report.warnings) == 1
+
+
+# As Zotero exports a collection (File > Export Collection > CSV).
+ZOTERO_HEADER = '"Key","Item Type","Publication Year","Author","Title","Publication Title","Abstract Note","Date Added"\n'
+
+
+def test_zoteros_date_added_is_the_day_the_paper_joined_and_one_that_is_no_day_is_left_out():
+    records, report = read(ZOTERO_HEADER
+                           + '"ABCD1234","conferencePaper","2017","Vaswani, Ashish; Shazeer, Noam","Attention Is All You Need",'
+                           '"Advances in Neural Information Processing Systems","We propose the Transformer.","2023-05-12 10:31:05"\n'
+                           '"EFGH5678","journalArticle","2020","Lovelace, Ada","Notes","Journal of Machine Learning Research",'
+                           '"We study things.","last week"\n')
+    assert [(r.venue, r.year, r.authors, r.added) for r in records] == [
+        ("NeurIPS", 2017, ("Ashish Vaswani", "Noam Shazeer"), "2023-05-12"), ("JMLR", 2020, ("Ada Lovelace",), None)]
+    assert [(w.line, w.message) for w in report.warnings] == [
+        (3, "the date added 'last week' is not a day (YYYY-MM-DD); the page gets the day of this import")]
+    assert not report.errors

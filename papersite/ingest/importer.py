@@ -195,13 +195,15 @@ def plan_import(records: list[RawRecord], papers_dir: Path, taxonomy: Taxonomy, 
         elif match is not None:
             summary.replaced.append(match.id)
             # Its URLs stay: the slug and the aliases that redirect old links to it.
-            writes.append(PageWrite(match.path, make_page(record, text, match.id, match.slug, taxonomy, match.front.get("added"),
-                                                          match.aliases), False, match.id))
+            added = match.front.get("added") or source_day(record)
+            writes.append(PageWrite(match.path, make_page(record, text, match.id, match.slug, taxonomy, added, match.aliases),
+                                    False, match.id))
         else:
             slug = unique_slug(derive_slug(text.title, text.method), taken)
             taken.add(slug)
             summary.added.append(page_id)
-            writes.append(PageWrite(papers_dir / f"{slug}.md", make_page(record, text, page_id, slug, taxonomy, day), True, page_id))
+            writes.append(PageWrite(papers_dir / f"{slug}.md", make_page(record, text, page_id, slug, taxonomy, source_day(record) or day),
+                                    True, page_id))
     return writes, summary
 
 
@@ -252,6 +254,11 @@ def import_day() -> datetime.date:
         raise SiteError.at("SOURCE_DATE_EPOCH", None, f"must be a whole number of seconds since 1970-01-01 UTC, got {epoch!r}") from None
 
 
+def source_day(record: RawRecord) -> datetime.date | None:
+    """The day the source says the paper was added (Zotero's "Date Added"), which a new page keeps."""
+    return datetime.date.fromisoformat(record.added) if record.added else None
+
+
 def make_page(record: RawRecord, text: Converted, page_id: str, slug: str, taxonomy: Taxonomy, added: object,
               aliases: tuple[str, ...] = ()) -> str:
     """The page's text; `added` (its day, as YAML writes a date) is left out when None: a page
@@ -274,7 +281,8 @@ def make_page(record: RawRecord, text: Converted, page_id: str, slug: str, taxon
 
 
 def refreshed_page(front: dict, record: RawRecord, text: Converted) -> str:
-    """An unedited page with the source's abstract, authors, venue, year and links; its id, slug, title and tags stay.
+    """An unedited page with the source's abstract, authors, venue, year and links; its id, slug, title,
+    tags and the day it was added stay (a page without one takes the source's).
 
     What the page has from another source is not lost: its links of kinds the source does not give
     stay (an OpenReview forum refreshed from arXiv), and a preprint's venue never replaces the
@@ -283,7 +291,8 @@ def refreshed_page(front: dict, record: RawRecord, text: Converted) -> str:
     preprint = record.venue == ARXIV_VENUE and front.get("venue") != ARXIV_VENUE
     venue, year = (front["venue"], front["year"]) if preprint else (record.venue, record.year)
     links = {**(front.get("links") or {}), **dict(record.links)}
-    return signed_page({**front, "venue": venue, "year": year, "authors": list(record.authors),
+    added = front.get("added") or source_day(record)
+    return signed_page({**front, **({"added": added} if added else {}), "venue": venue, "year": year, "authors": list(record.authors),
                         "links": links, "code": list(find_code_links(text.body))}, text.body)
 
 

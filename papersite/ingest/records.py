@@ -9,6 +9,7 @@ cleaning text (control characters, PDF line-wrap hyphens), a venue and year from
 
 from __future__ import annotations
 
+import datetime
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -21,6 +22,8 @@ from .venues import short_venue
 
 TRACK_RE = re.compile(r"^(?P<venue>[A-Za-z][\w-]*)\s+(?P<year>(?:19|20)\d\d)\b")
 YEAR_RE = re.compile(r"\b(?:19|20)\d\d\b")
+# A day, alone or before a time of day: "2023-05-12", "2023-05-12 10:31:05", "2023-05-12T10:31:05Z".
+ADDED_RE = re.compile(r"(\d{4}-\d{2}-\d{2})(?:[ T]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?\Z")
 # A word broken across lines by a PDF: "cap-\ntions", but also "geometry-\nunaware" (a real hyphen).
 HYPHEN_WRAP_RE = re.compile(r"(?P<left>[^\W\d_]+)-[ \t]*\n[ \t]*(?P<right>[^\W\d_]+)")
 WORD_TOKEN_RE = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
@@ -49,6 +52,7 @@ class RawRecord:
     year: int
     source_id: str | None      # the source's own id for the paper (an entry key, a note id, an arXiv id)
     links: Links = ()
+    added: str | None = None   # the day the source says the paper joined it (YYYY-MM-DD): Zotero's "Date Added"
 
 
 def clean_text(text: str, shown: str, line: int, report: Report) -> str:
@@ -145,6 +149,22 @@ def own_year(value: object) -> tuple[int | None, str | None]:
         return year, None
     shown = value.strip() if isinstance(value, str) else value
     return None, f"the year {shown!r} is not a year (write it as four digits, such as 2024)"
+
+
+def added_day(value: object, shown: str, line: int, report: Report) -> str | None:
+    """The day a record's "added" field gives (`2023-05-12`, or with a time as Zotero writes it,
+    `2023-05-12 10:31:05`), or None; a value that is no day is left out with a warning, and the
+    page gets the day of the import."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    found = ADDED_RE.match(value.strip()) if isinstance(value, str) else None
+    if found is not None:
+        try:
+            return datetime.date.fromisoformat(found[1]).isoformat()
+        except ValueError:
+            pass
+    report.warn(shown, line, f"the date added {value!r} is not a day (YYYY-MM-DD); the page gets the day of this import")
+    return None
 
 
 def collect_links(candidates: Iterable[tuple[str, str]], shown: str, line: int, report: Report) -> Links:

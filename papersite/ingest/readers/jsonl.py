@@ -7,7 +7,7 @@ import re
 
 from ...errors import Report, SiteError
 from ...inputs.links import LINK_KINDS
-from ..records import Defaults, RawRecord, clean_abstract, clean_names, clean_text, collect_links, own_year, venue_and_year, wrap_vocabulary
+from ..records import Defaults, RawRecord, added_day, clean_abstract, clean_names, clean_text, collect_links, own_year, venue_and_year, wrap_vocabulary
 from ..venues import short_venue
 
 
@@ -81,6 +81,7 @@ def validate_json_record(data, shown: str, number: int, report: Report, defaults
         year=year,
         source_id=str(source_id) if source_id not in (None, "") else None,
         links=collect_links(links.items(), shown, number, report),
+        added=added_day(data.get("added"), shown, number, report),
     )
 
 

@@ -15,7 +15,7 @@ import re
 
 from ...errors import Report, SiteError
 from ...inputs.names import family_first
-from ..records import Defaults, RawRecord, clean_abstract, clean_names, clean_text, collect_links, own_year, source_vocabulary, venue_and_year
+from ..records import Defaults, RawRecord, added_day, clean_abstract, clean_names, clean_text, collect_links, own_year, source_vocabulary, venue_and_year
 
 # Each field and the column names that give it, normalised by `column_key`. The first column found wins.
 COLUMNS = {
@@ -32,6 +32,7 @@ COLUMNS = {
     "arxiv": ("arxiv", "arxiv id", "eprint"),
     "id": ("id", "paper id", "submission id", "paper number", "number", "key", "#"),
     "status": ("status", "decision", "paper status", "acceptance status"),
+    "added": ("added", "date added"),
 }
 LINK_FIELDS = ("pdf", "doi", "arxiv", "url")
 AUTHOR_SPLIT_RE = re.compile(r"\s*;\s*|\s+and\s+")
@@ -150,6 +151,7 @@ def row_record(cells: dict[str, str], shown: str, line: int, report: Report, def
         year=year,
         source_id=cells.get("id") or None,
         links=collect_links(((field, cells.get(field, "")) for field in LINK_FIELDS), shown, line, report),
+        added=added_day(cells.get("added"), shown, line, report),
     )
 
 
