@@ -242,16 +242,32 @@ def test_a_specs_version_changes_exactly_when_all_its_fields_do(proj):
         text = re.sub(r"(?m)^title: .*$", "title: A brand new paper", text.replace("id: ", "id: added-", 1), count=1)
         (proj / "content" / "papers" / "brand-new-paper.md").write_text(text, encoding="utf-8")
 
+    def last_listed() -> Path:   # a paper the home page's first page does not list
+        last = max((spec for spec in before.values() if spec.kind == "home"), key=lambda spec: spec.context["pagination"].number)
+        assert last.path != urls.HOME
+        return Path(last.context["papers"][-1].paper.path)
+
+    def added_later():   # it becomes the first page's news
+        path = last_listed()
+        text = re.sub(r"(?m)^added: .*\n", "", path.read_text(encoding="utf-8"))
+        path.write_text(re.sub(r"(?m)^(year: .*\n)", r"\1added: 2027-01-04\n", text, count=1), encoding="utf-8")
+
+    def news_abstract():
+        path = Path(before[urls.HOME].context["recent"].papers[0].paper.path)
+        path.write_text(path.read_text(encoding="utf-8").rstrip("\n") + " Another sentence.\n", encoding="utf-8")
+
     before = planned()
     assert {spec.kind for spec in before.values() if spec.version} == {"paper", "author", "tag", "proceedings", "home", "map"}
     assert all(spec.version for spec in before.values() if spec.kind in ("paper", "author", "tag", "proceedings", "home", "map"))
-    for change in (abstract, site_title, tag_description, author_name, added_paper):
+    for change in (abstract, site_title, tag_description, author_name, added_paper, added_later, news_abstract):
         change()
         after = planned()
         same = [path for path in before.keys() & after.keys() if before[path].version or after[path].version]
         moved = {path for path in same if before[path].version != after[path].version}
         assert moved == {path for path in same if fields_key(before[path]) != fields_key(after[path])}, change.__name__
         assert moved and len(moved) < len(same) or change is site_title, change.__name__
+        if change in (added_later, news_abstract):
+            assert after[urls.HOME].context["recent"].count == 1 and urls.HOME in moved, change.__name__
         before = after
 
 

@@ -188,3 +188,39 @@ def test_pages_share_the_crumbs_they_begin_with(tmp_path):
     assert sorted(tuple(crumb[0] for crumb in spec.breadcrumbs) for spec in authors) == [
         ("Home", "Authors", "Ada Lovelace"), ("Home", "Authors", "Alan Turing")]
     assert all(a is b for a, b in zip(authors[0].breadcrumbs[:2], authors[1].breadcrumbs[:2]))
+
+
+def test_the_home_page_shows_the_papers_added_on_the_latest_day_once_there_is_news(tmp_path, cli):
+    def page(n: int, added: str | None) -> str:
+        return paper_text(id=f"n-{n}", slug=f"paper-{n}", title=f"'Paper number {n}'", added=added)
+
+    # A reading group's site: last week's papers, this week's two, and one page written by hand.
+    root = make_project(tmp_path / "news", {"1.md": page(1, "2026-11-27"), "2.md": page(2, "2026-12-04"),
+                                            "3.md": page(3, None), "4.md": page(4, "2026-12-04")})
+    assert cli("build", "--content", root / "content", "--config", root / "site.yml", "--out", root / "site").code == 0
+    home = (root / "site" / "index.html").read_text(encoding="utf-8")
+    news = re.search(r'<section class="recent".*?</section>', home, re.S)
+    assert news and '<h2 id="recent-heading">Added <time datetime="2026-12-04">4 December 2026</time></h2>' in news[0]
+    assert re.findall(r'href="papers/(paper-\d)\.html"', news[0]) == ["paper-2", "paper-4"]
+    assert "more papers added that day" not in news[0]
+    # A site whose papers all came on one day (a conference imported at once) has no news to show.
+    same = make_project(tmp_path / "same", {"1.md": page(1, "2026-12-04"), "2.md": page(2, "2026-12-04")})
+    assert cli("build", "--content", same / "content", "--config", same / "site.yml", "--out", same / "site").code == 0
+    assert 'class="recent"' not in (same / "site" / "index.html").read_text(encoding="utf-8")
+
+
+def test_the_home_page_names_how_many_more_were_added_than_it_shows(tmp_path, cli):
+    from papersite.render.plan import RECENT_SHOWN
+
+    pages = {f"{n}.md": paper_text(id=f"m-{n:02d}", slug=f"paper-{n:02d}", title=f"'Paper number {n}'", added="2026-12-04")
+             for n in range(RECENT_SHOWN + 3)}
+    pages["old.md"] = paper_text(id="m-old", slug="older", title="'An older paper'", added="2026-01-05")
+    root = make_project(tmp_path / "many", pages)
+    (root / "site.yml").write_text("title: T\ndescription: D\nper_page: 5\n", encoding="utf-8")
+    assert cli("build", "--content", root / "content", "--config", root / "site.yml", "--out", root / "site").code == 0
+    home = (root / "site" / "index.html").read_text(encoding="utf-8")
+    news = re.search(r'<section class="recent".*?</section>', home, re.S)[0]
+    assert len(re.findall(r'class="paper-card"', news)) == RECENT_SHOWN
+    assert "And 3 more papers added that day." in news
+    # The news is the first page's only: the listing's next pages are the same without it.
+    assert 'class="recent"' not in (root / "site" / urls.home_path(2)).read_text(encoding="utf-8")

@@ -58,6 +58,19 @@ class Download:
 
 
 @dataclass(frozen=True)
+class Recent:
+    """The home page's news: the papers added on the latest day a page gives."""
+
+    day: str                 # YYYY-MM-DD
+    papers: tuple            # their page data (PaperPage), the first RECENT_SHOWN in site order
+    count: int               # all the papers added that day
+
+
+# The most papers the home page shows of the latest day's: a reading group adds a few a week.
+RECENT_SHOWN = 10
+
+
+@dataclass(frozen=True)
 class YearCount:
     year: int
     count: int
@@ -192,19 +205,35 @@ def listing_version(papers: Sequence, *made_from) -> bytes:
 def plan_home(site: Site, topic_map: TopicMap | None) -> list[PageSpec]:
     config = site.config
     files = tuple(downloads(site).values())
+    latest = recently_added(site.papers)
     specs = []
     for pagination, papers in paginate(site.papers, config.per_page, urls.home_path):
         number = pagination.number
         title = config.title if number == 1 else f"{config.title} — page {number}"
         crumbs: Crumbs = () if number == 1 else (HOME_CRUMB, (f"Page {number}", None))
-        # Only the first page shows the map: the others do not depend on it.
+        # Only the first page shows the map and the latest papers: the others do not depend on them.
         shown = topic_map if number == 1 and topic_map is not None and topic_map.count else None
+        recent = latest if number == 1 else None
         map_version = shown.version if shown is not None else None   # b"": a map without one, digested whole
-        version = b"" if map_version == b"" else listing_version(papers, config.title, config.description, number,
-                                                                 pagination.count, files, map_version)
+        news = (recent.day, recent.count, tuple(p.version for p in recent.papers)) if recent is not None else None
+        version = b"" if map_version == b"" or (news and not all(news[2])) else listing_version(
+            papers, config.title, config.description, number, pagination.count, files, map_version, news)
         specs.append(PageSpec(pagination.paths[number - 1], "home", "home.html", title, config.description, crumbs,
-                              {"papers": papers, "pagination": pagination, "topic_map": shown, "downloads": files}, version=version))
+                              {"papers": papers, "pagination": pagination, "topic_map": shown, "downloads": files,
+                               "recent": recent}, version=version))
     return specs
+
+
+def recently_added(papers: Sequence) -> Recent | None:
+    """The papers added on the latest day the pages give (`added`), when not every paper came that
+    day: a site imported at once, a conference's, has no news."""
+    latest = max((p.paper.added for p in papers), default="")
+    if not latest:
+        return None
+    newest = [p for p in papers if p.paper.added == latest]
+    if len(newest) == len(papers):
+        return None
+    return Recent(latest, tuple(newest[:RECENT_SHOWN]), len(newest))
 
 
 def downloads(site: Site) -> dict[tuple[str, int] | None, Download]:
