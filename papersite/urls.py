@@ -85,6 +85,11 @@ def tag_path(slug: str, page: int = 1) -> str:
     return paged(f"tags/{slug}", page)
 
 
+def tag_feed_path(slug: str) -> str:
+    """A topic's Atom feed, beside its page."""
+    return f"tags/{slug}.xml"
+
+
 def author_path(slug: str) -> str:
     return f"authors/{slug}.html"
 

@@ -234,6 +234,24 @@ def test_the_feed_leads_with_the_papers_added_last_as_a_feed_reader_reads_it(tmp
         "2026-12-04", "2026-11-01", None)
 
 
+def test_each_topic_with_papers_has_a_feed_of_its_own_that_its_page_names(published):
+    import feedparser
+
+    tags = json.loads((published / "papers.json").read_text(encoding="utf-8"))["tags"]
+    papers = json.loads((published / "papers.json").read_text(encoding="utf-8"))["papers"]
+    assert sorted(p.name for p in (published / "tags").glob("*.xml")) == sorted(f"{t['slug']}.xml" for t in tags if t["papers"])
+    for tag in (t for t in tags if t["papers"]):
+        page = (published / urls.tag_path(tag["slug"])).read_text(encoding="utf-8")
+        assert (f'<link rel="alternate" type="application/atom+xml" title="NeurIPS 2025 Abstracts: {html.escape(tag["name"])}" '
+                f'href="{tag["slug"]}.xml">') in page
+        assert f'<a href="{tag["slug"]}.xml">Atom feed</a>' in page
+        feed = feedparser.parse((published / urls.tag_feed_path(tag["slug"])).read_bytes())
+        assert not feed.bozo, (tag["slug"], feed.get("bozo_exception"))
+        assert feed.feed.title == f"NeurIPS 2025 Abstracts: {tag['name']}" and feed.feed.link == f"{BASE}tags/{tag['slug']}.html"
+        assert sorted(e.link for e in feed.entries) == sorted(p["url"] for p in papers if tag["slug"] in p["tags"])
+        assert all(tag["slug"] in [c.term for c in e.tags] for e in feed.entries)
+
+
 def test_robots_nojekyll_and_feed_discovery(published):
     assert (published / urls.NOJEKYLL).is_file()
     robots = (published / urls.ROBOTS).read_text()
@@ -417,7 +435,7 @@ def test_without_base_url_absolute_pieces_are_left_out_with_one_note(tmp_path, c
     assert lines == [f"{root / 'site.yml'}: note: {BASE_URL_NOTE}"]
     assert "0 warnings" in result.out and len(result.out.strip().splitlines()) == 1
     site = root / "site"
-    assert not (site / urls.SITEMAP).exists() and not (site / urls.FEED).exists()
+    assert not (site / urls.SITEMAP).exists() and not (site / urls.FEED).exists() and not list((site / "tags").glob("*.xml"))
     for name in (urls.ROBOTS, urls.NOJEKYLL, urls.BIBTEX, urls.EXPORT_JSON, "papers/old-name.html"):
         assert (site / name).exists(), name
     assert "Sitemap:" not in (site / urls.ROBOTS).read_text()

@@ -11,8 +11,9 @@ gives one note; see `BASE_URL_NOTE`); robots.txt and .nojekyll are written alway
 
 from __future__ import annotations
 
+import heapq
 import xml.etree.ElementTree as ET
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from html import escape
 
@@ -34,10 +35,19 @@ BASE_URL_NOTE = ("base_url is not set, so sitemap.xml, feed.xml and canonical li
 
 
 def feed_files(site: Site) -> dict[str, str]:
-    """robots.txt, .nojekyll and, with a base_url, the Atom feed."""
-    files = {urls.NOJEKYLL: "", urls.ROBOTS: robots_txt(site.config.base_url)}
-    if site.config.base_url:
-        files[urls.FEED] = atom_feed(site)
+    """robots.txt, .nojekyll and, with a base_url, the Atom feeds: the site's, and one per topic
+    that has papers (`tags/<slug>.xml`: new papers on reinforcement learning, as arXiv has a feed
+    per category)."""
+    config = site.config
+    files = {urls.NOJEKYLL: "", urls.ROBOTS: robots_txt(config.base_url)}
+    if config.base_url:
+        names = site.tag_names()
+        files[urls.FEED] = atom_feed(config, names, site.papers, config.title, config.description, urls.FEED, urls.HOME)
+        for listing in site.tags:
+            if listing.papers:
+                tag = listing.tag
+                files[urls.tag_feed_path(tag.slug)] = atom_feed(config, names, listing.papers, f"{config.title}: {tag.name}",
+                                                                tag.description, urls.tag_feed_path(tag.slug), urls.tag_path(tag.slug))
     return files
 
 
@@ -122,25 +132,26 @@ def entry_date(paper: Paper) -> str:
     return f"{paper.added}T00:00:00Z" if paper.added else year_date(paper.year)
 
 
-def feed_papers(site: Site) -> list:
+def feed_papers(papers: Sequence) -> list:
     """The newest first: by the day added (a 2017 paper added today is news; with only years, the
-    year), then by position in the site (later added, later listed)."""
-    order = {id(page): i for i, page in enumerate(site.papers)}
-    return sorted(site.papers, key=lambda p: (entry_date(p.paper), order[id(p)]), reverse=True)[:FEED_LIMIT]
+    year), then by position in the listing (later added, later listed)."""
+    return [page for _, _, page in heapq.nlargest(FEED_LIMIT, ((entry_date(page.paper), i, page) for i, page in enumerate(papers)),
+                                                   key=lambda entry: entry[:2])]
 
 
-def atom_feed(site: Site) -> str:
-    config = site.config
+def atom_feed(config: SiteConfig, names: Mapping[str, str], listed: Sequence, title: str, subtitle: str,
+              self_path: str, page_path: str) -> str:
+    """The Atom feed of the papers `listed`, whose page is `page_path` (its id) and which lives at `self_path`."""
     base = config.base_url
-    names = site.tag_names()
-    papers = feed_papers(site)
+    page_url = urls.absolute_url(base, page_path)
+    papers = feed_papers(listed)
     root = ET.Element("feed", {"xmlns": ATOM_NS, "xml:lang": config.language})
-    ET.SubElement(root, "title").text = xml_text(config.title)
-    ET.SubElement(root, "subtitle").text = xml_text(config.description)
-    ET.SubElement(root, "id").text = xml_text(base)
-    ET.SubElement(root, "link", {"rel": "self", "type": "application/atom+xml", "href": xml_text(base + urls.FEED)})
-    ET.SubElement(root, "link", {"rel": "alternate", "type": "text/html", "href": xml_text(base)})
-    ET.SubElement(root, "updated").text = max((entry_date(p.paper) for p in site.papers), default=year_date(1970))
+    ET.SubElement(root, "title").text = xml_text(title)
+    ET.SubElement(root, "subtitle").text = xml_text(subtitle)
+    ET.SubElement(root, "id").text = xml_text(page_url)
+    ET.SubElement(root, "link", {"rel": "self", "type": "application/atom+xml", "href": xml_text(base + self_path)})
+    ET.SubElement(root, "link", {"rel": "alternate", "type": "text/html", "href": xml_text(page_url)})
+    ET.SubElement(root, "updated").text = entry_date(papers[0].paper) if papers else year_date(1970)
     ET.SubElement(ET.SubElement(root, "author"), "name").text = xml_text(config.title)
     ET.SubElement(root, "generator").text = "papersite"
     for page in papers:
