@@ -161,9 +161,9 @@ def publish_side_files(site: Site, people: Sequence[Person], keys: dict[str, str
     file_memo = placed.place(*export_files(site, people, records, keys, store.previous("exports")))
     part_memo = placed.place(*bibtex_scripts([page.paper.slug for page in site.papers], records.entries,
                                              changed=records.changed, previous=store.previous("bibtex")))
-    placed.place(feed_files(site))
+    feed_memo = placed.place(*feed_files(site, store.previous("feeds")))
     store.save({"records": record_memo, "search terms": counted["terms"], "search chunks": counted["chunks"],
-                "exports": file_memo, "bibtex": part_memo}, {})
+                "exports": file_memo, "bibtex": part_memo, "feeds": feed_memo}, {})
     return placed.digests, placed.unchanged
 
 

@@ -1061,3 +1061,25 @@ def test_a_page_added_while_a_first_build_runs_is_built_next(proj, monkeypatch):
     result = build(options(proj))
     assert result.rendered > 0
     assert "Added while the first build ran" in (proj / "site" / "papers" / "added-meanwhile.html").read_text(encoding="utf-8")
+
+
+def test_an_edit_makes_again_only_the_feeds_its_paper_is_in_and_they_match_a_clean_build(proj, tmp_path):
+    base = "https://example.org/p/"
+    build(options(proj, base_url=base))
+    feeds = {path: path.stat().st_mtime_ns for path in [proj / "site" / urls.FEED, *(proj / "site" / "tags").glob("*.xml")]}
+    assert len(feeds) > 5
+    path = first_paper(proj)
+    slug, tags = slug_of(path), re.search(r"^tags: \[(.*)\]$", path.read_text(encoding="utf-8"), re.M)[1].split(", ")
+    text = re.sub(r"(?m)^added: .*\n", "", path.read_text(encoding="utf-8"))
+    path.write_text(re.sub(r"(?m)^(year: .*\n)", r"\1added: 2027-01-04\n", text, count=1), encoding="utf-8")
+    build(options(proj, base_url=base))
+    # The paper, added later than all others, now leads the site's feed and its topics' feeds.
+    changed = {p.name for p, before in feeds.items() if p.stat().st_mtime_ns != before}
+    assert changed == {urls.FEED, *(f"{tag}.xml" for tag in tags)}
+    for name in changed:
+        feed = ((proj / "site" / urls.FEED) if name == urls.FEED else (proj / "site" / "tags" / name)).read_text(encoding="utf-8")
+        assert feed.index(f"{base}papers/{slug}.html") < feed.index("</entry>")
+    clean = tmp_path / "clean"
+    build(options(proj, clean / "site", clean=True, cache_dir=clean / "cache", base_url=base))
+    for p in feeds:
+        assert p.read_bytes() == (clean / "site" / p.relative_to(proj / "site")).read_bytes(), p.name

@@ -18,10 +18,10 @@ from functools import partial
 from html import escape
 
 from .. import urls
-from ..digests import text_digest
+from ..digests import digest, fingerprint, text_digest
 from ..enrich.listings import Site
 from ..model import Paper, SiteConfig
-from ..output import Deferred, file_digest
+from ..output import Deferred, Made, file_digest, made_once
 from ..render.plan import PageSpec
 from ..text.chars import XML_INVALID_RE
 
@@ -34,21 +34,37 @@ BASE_URL_NOTE = ("base_url is not set, so sitemap.xml, feed.xml and canonical li
                  "(set base_url in the config or pass --base-url)")
 
 
-def feed_files(site: Site) -> dict[str, str]:
+# The feeds a build made, for the next: each feed's path -> what it was made from and its digest.
+FeedMemo = dict[str, Made]
+
+
+def feed_files(site: Site, previous: FeedMemo | None = None) -> tuple[dict[str, str | Deferred], FeedMemo]:
     """robots.txt, .nojekyll and, with a base_url, the Atom feeds: the site's, and one per topic
     that has papers (`tags/<slug>.xml`: new papers on reinforcement learning, as arXiv has a feed
-    per category)."""
+    per category); and their memo. A feed whose papers and words are the `previous` build's is
+    Deferred: an edit writes the few feeds its paper is in, not fifty (a third of a 5,000-paper
+    edit's time when each was made again, bench/README.md)."""
     config = site.config
-    files = {urls.NOJEKYLL: "", urls.ROBOTS: robots_txt(config.base_url)}
-    if config.base_url:
-        names = site.tag_names()
-        files[urls.FEED] = atom_feed(config, names, site.papers, config.title, config.description, urls.FEED, urls.HOME)
-        for listing in site.tags:
-            if listing.papers:
-                tag = listing.tag
-                files[urls.tag_feed_path(tag.slug)] = atom_feed(config, names, listing.papers, f"{config.title}: {tag.name}",
-                                                                tag.description, urls.tag_feed_path(tag.slug), urls.tag_path(tag.slug))
-    return files
+    files: dict[str, str | Deferred] = {urls.NOJEKYLL: "", urls.ROBOTS: robots_txt(config.base_url)}
+    memo: FeedMemo = {}
+    if not config.base_url:
+        return files, memo
+    previous = previous or {}
+    names = site.tag_names()
+    shared = fingerprint((config.base_url, config.language, config.title, sorted(names.items())))
+    feeds = [(urls.FEED, site.papers, config.title, config.description, urls.HOME)]
+    feeds += [(urls.tag_feed_path(listing.tag.slug), listing.papers, f"{config.title}: {listing.tag.name}",
+               listing.tag.description, urls.tag_path(listing.tag.slug)) for listing in site.tags if listing.papers]
+    for path, listed, title, subtitle, page_path in feeds:
+        papers = feed_papers(listed)
+        versions = [page.version for page in papers]
+        # A paper's page data's version covers all an entry shows of it (PaperPage.version).
+        made_from = digest(shared + text_digest(title, subtitle, page_path) + b"".join(versions)) if all(versions) else None
+        files[path], made = made_once(partial(atom_feed, config, names, papers, title, subtitle, path, page_path),
+                                      made_from, previous.get(path))
+        if made is not None:
+            memo[path] = made
+    return files, memo
 
 
 # The sitemaps a build made, for the next: (the digest of what they list, each file's digest).
@@ -139,12 +155,11 @@ def feed_papers(papers: Sequence) -> list:
                                                    key=lambda entry: entry[:2])]
 
 
-def atom_feed(config: SiteConfig, names: Mapping[str, str], listed: Sequence, title: str, subtitle: str,
+def atom_feed(config: SiteConfig, names: Mapping[str, str], papers: Sequence, title: str, subtitle: str,
               self_path: str, page_path: str) -> str:
-    """The Atom feed of the papers `listed`, whose page is `page_path` (its id) and which lives at `self_path`."""
+    """The Atom feed of `papers` (feed_papers' choice), whose page is `page_path` (its id) and which lives at `self_path`."""
     base = config.base_url
     page_url = urls.absolute_url(base, page_path)
-    papers = feed_papers(listed)
     root = ET.Element("feed", {"xmlns": ATOM_NS, "xml:lang": config.language})
     ET.SubElement(root, "title").text = xml_text(title)
     ET.SubElement(root, "subtitle").text = xml_text(subtitle)
