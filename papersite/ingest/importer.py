@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..digests import digest
+from ..enrich.venues import ARXIV_VENUE
 from ..errors import Problem, Report, SiteError
 from ..inputs.files import paper_pages_dir
 from ..inputs.taxonomy import load_taxonomy
@@ -42,7 +43,6 @@ from .slugs import derive_slug, unique_slug
 from .sources import read_source
 from .tagging import assign_tags
 from .titles import derive_title, method_name
-from ..enrich.venues import ARXIV_VENUE
 
 URL_RE = re.compile(r"https?://[^\s<>\[\]{}\"'`]+")
 CODE_HOSTS = (
@@ -195,8 +195,7 @@ def plan_import(records: list[RawRecord], papers_dir: Path, taxonomy: Taxonomy, 
         elif match is not None:
             summary.replaced.append(match.id)
             # Its URLs stay: the slug and the aliases that redirect old links to it.
-            added = match.front.get("added") or source_day(record)
-            writes.append(PageWrite(match.path, make_page(record, text, match.id, match.slug, taxonomy, added, match.aliases),
+            writes.append(PageWrite(match.path, make_page(record, text, match.id, match.slug, taxonomy, kept_day(match.front, record), match.aliases),
                                     False, match.id))
         else:
             slug = unique_slug(derive_slug(text.title, text.method), taken)
@@ -259,6 +258,11 @@ def source_day(record: RawRecord) -> datetime.date | None:
     return datetime.date.fromisoformat(record.added) if record.added else None
 
 
+def kept_day(front: dict, record: RawRecord) -> object:
+    """The day a page already here was added: its own, else the source's (None: neither says)."""
+    return front.get("added") or source_day(record)
+
+
 def make_page(record: RawRecord, text: Converted, page_id: str, slug: str, taxonomy: Taxonomy, added: object,
               aliases: tuple[str, ...] = ()) -> str:
     """The page's text; `added` (its day, as YAML writes a date) is left out when None: a page
@@ -291,7 +295,7 @@ def refreshed_page(front: dict, record: RawRecord, text: Converted) -> str:
     preprint = record.venue == ARXIV_VENUE and front.get("venue") != ARXIV_VENUE
     venue, year = (front["venue"], front["year"]) if preprint else (record.venue, record.year)
     links = {**(front.get("links") or {}), **dict(record.links)}
-    added = front.get("added") or source_day(record)
+    added = kept_day(front, record)
     return signed_page({**front, **({"added": added} if added else {}), "venue": venue, "year": year, "authors": list(record.authors),
                         "links": links, "code": list(find_code_links(text.body))}, text.body)
 

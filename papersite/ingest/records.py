@@ -9,13 +9,21 @@ cleaning text (control characters, PDF line-wrap hyphens), a venue and year from
 
 from __future__ import annotations
 
-import datetime
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ..errors import Report
-from ..inputs.links import LINK_KINDS, Links, arxiv_id_of, doi_of, is_web_url, link_problem, openreview_id_of
+from ..inputs.links import (
+    LINK_KINDS,
+    Links,
+    arxiv_id_of,
+    doi_of,
+    is_web_url,
+    link_problem,
+    openreview_id_of,
+)
+from ..inputs.values import date_value
 from ..text.chars import UNPRINTABLE_RE
 from .latex import latex_to_markdown
 from .venues import short_venue
@@ -158,11 +166,8 @@ def added_day(value: object, shown: str, line: int, report: Report) -> str | Non
     if value is None or (isinstance(value, str) and not value.strip()):
         return None
     found = ADDED_RE.match(value.strip()) if isinstance(value, str) else None
-    if found is not None:
-        try:
-            return datetime.date.fromisoformat(found[1]).isoformat()
-        except ValueError:
-            pass
+    if found is not None and (day := date_value(found[1])) is not None:
+        return day
     report.warn(shown, line, f"the date added {value!r} is not a day (YYYY-MM-DD); the page gets the day of this import")
     return None
 

@@ -16,10 +16,20 @@ from xml.sax.handler import ContentHandler, feature_namespaces
 from defusedxml import DefusedXmlException
 from defusedxml.sax import make_parser
 
+from ...enrich.venues import ARXIV_VENUE
 from ...errors import Report, SiteError
 from ...inputs.links import arxiv_id_of
-from ..records import Defaults, RawRecord, arxiv_paragraphs, clean_abstract, clean_names, clean_text, collect_links, source_vocabulary, year_in
-from ...enrich.venues import ARXIV_VENUE
+from ..records import (
+    Defaults,
+    RawRecord,
+    arxiv_paragraphs,
+    clean_abstract,
+    clean_names,
+    clean_text,
+    collect_links,
+    source_vocabulary,
+    year_in,
+)
 
 ATOM = "http://www.w3.org/2005/Atom"
 ARXIV = "http://arxiv.org/schemas/atom"
