@@ -34,6 +34,9 @@ BIBTEX = "papers.bib"
 EXPORT_JSON = "papers.json"
 # The `format` the JSON exports carry, which the downloads page names: a script checks it.
 EXPORT_FORMAT = "papersite-papers/5"
+# Every paper that gives the day it was added, newest day first: `added.html`, then `added/page-N.html`
+# (only once papers have come on more than one day, as the home page's news).
+ADDED = "added.html"
 # The exports' own page: every BibTeX and JSON file, with what each holds.
 DOWNLOADS = "downloads.html"
 # From this many papers on, the exports come as a file per proceedings (exports/<venue>-<year>.bib and
@@ -121,6 +124,10 @@ def proceedings_path(venue_slug: str, year: int, page: int = 1) -> str:
 def map_topic_path(key: str, page: int = 1) -> str:
     """A topic's own map (a MapGroup key), for collections too large for one linked map (enrich/topicmap.py)."""
     return paged(f"map/{key}", page)
+
+
+def added_path(page: int = 1) -> str:
+    return paged("added", page)
 
 
 def home_path(page: int = 1) -> str:

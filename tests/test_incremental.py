@@ -268,6 +268,9 @@ def test_a_specs_version_changes_exactly_when_all_its_fields_do(proj):
         assert moved and len(moved) < len(same) or change is site_title, change.__name__
         if change in (added_later, news_abstract):
             assert after[urls.HOME].context["recent"].count == 1 and urls.HOME in moved, change.__name__
+        if change is news_abstract:   # the page of papers by day added (made once there are two days) lists it first
+            assert after[urls.ADDED].context["days"][0].papers[0].paper.path == before[urls.HOME].context["recent"].papers[0].paper.path
+            assert urls.ADDED in moved
         before = after
 
 

@@ -19,7 +19,8 @@ from papersite.options import BuildOptions
 from papersite.pipeline import build
 from papersite.render import fragments
 from papersite.render.jinja import Renderer, make_environment
-from papersite.render.plan import Chrome, PageSpec, Pagination
+from papersite.render.pagination import Pagination
+from papersite.render.plan import Chrome, PageSpec
 
 CHROME = Chrome(SiteConfig("A site", "About it."), 0, ())
 
@@ -203,10 +204,12 @@ def test_the_home_page_shows_the_papers_added_on_the_latest_day_once_there_is_ne
     assert news and '<h2 id="recent-heading">Added <time datetime="2026-12-04">4 December 2026</time></h2>' in news[0]
     assert re.findall(r'href="papers/(paper-\d)\.html"', news[0]) == ["paper-2", "paper-4"]
     assert "more papers added that day" not in news[0]
+    assert re.search(r'<p class="recent-more"><a href="added.html">Every paper by the day it was added →</a></p>', news[0])
     # A site whose papers all came on one day (a conference imported at once) has no news to show.
     same = make_project(tmp_path / "same", {"1.md": page(1, "2026-12-04"), "2.md": page(2, "2026-12-04")})
     assert cli("build", "--content", same / "content", "--config", same / "site.yml", "--out", same / "site").code == 0
     assert 'class="recent"' not in (same / "site" / "index.html").read_text(encoding="utf-8")
+    assert not (same / "site" / urls.ADDED).exists()
 
 
 def test_the_home_page_names_how_many_more_were_added_than_it_shows(tmp_path, cli):
@@ -221,6 +224,35 @@ def test_the_home_page_names_how_many_more_were_added_than_it_shows(tmp_path, cl
     home = (root / "site" / "index.html").read_text(encoding="utf-8")
     news = re.search(r'<section class="recent".*?</section>', home, re.S)[0]
     assert len(re.findall(r'class="paper-card"', news)) == RECENT_SHOWN
-    assert "And 3 more papers added that day." in news
+    assert '<a href="added.html">And 3 more papers added that day →</a>' in news
     # The news is the first page's only: the listing's next pages are the same without it.
     assert 'class="recent"' not in (root / "site" / urls.home_path(2)).read_text(encoding="utf-8")
+
+
+def test_the_added_page_lists_every_dated_paper_by_day_newest_first(tmp_path, cli):
+    days = {1: "2026-11-27", 2: "2026-12-04", 3: None, 4: "2026-12-04", 5: "2026-11-27", 6: "2026-10-01", 7: "2026-11-27",
+            8: "2026-11-27", 9: "2026-12-04"}
+    pages = {f"{n}.md": paper_text(id=f"a-{n}", slug=f"paper-{n}", title=f"'Paper number {n}'", added=day)
+             for n, day in days.items()}
+    root = make_project(tmp_path / "added", pages)
+    (root / "site.yml").write_text("title: T\ndescription: D\nper_page: 5\nbase_url: https://example.org/r/\n",
+                                   encoding="utf-8")
+    assert cli("build", "--content", root / "content", "--config", root / "site.yml", "--out", root / "site").code == 0
+    site = root / "site"
+
+    def shown(path: str) -> list[tuple[str, list[str]]]:
+        """Each day heading of the page, with the papers listed under it."""
+        html = (site / path).read_text(encoding="utf-8")
+        parts = re.split(r"<h2><time datetime=\"([\d-]+)\">[^<]+</time>", html.split('<nav class="pagination"')[0])[1:]
+        return [(day, re.findall(r'href="(?:\.\./)?papers/(paper-\d)\.html"', rest)) for day, rest in zip(parts[::2], parts[1::2])]
+
+    # Newest day first, a day's papers in the site's order; the undated paper is left to the listing by year.
+    assert shown(urls.ADDED) == [("2026-12-04", ["paper-2", "paper-4", "paper-9"]), ("2026-11-27", ["paper-1", "paper-5"])]
+    assert shown(urls.added_path(2)) == [("2026-11-27", ["paper-7", "paper-8"]), ("2026-10-01", ["paper-6"])]
+    first, second = ((site / path).read_text(encoding="utf-8") for path in (urls.ADDED, urls.added_path(2)))
+    assert '<h2><time datetime="2026-12-04">4 December 2026</time></h2>' in first
+    assert "8 papers · page 1 of 2" in first and "1 more give no day" in first
+    # A day that goes on from the page before says so.
+    assert '<time datetime="2026-11-27">27 November 2026</time> <span class="muted">(continued)</span>' in second
+    assert '<a href="../added.html">Recently added</a></li><li aria-current="page">Page 2</li>' in second
+    assert "https://example.org/r/added.html" in (site / "sitemap.xml").read_text(encoding="utf-8")

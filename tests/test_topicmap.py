@@ -18,7 +18,7 @@ from papersite.enrich.terms import page_texts, weigh_terms
 from papersite.inputs.taxonomy import load_taxonomy
 from papersite.model import Paper, SiteConfig
 from papersite.render.jinja import Renderer, make_environment
-from papersite.render.plan import plan_home, plan_maps, plan_tag_index, site_chrome
+from papersite.render.plan import plan_home, plan_maps, plan_tag_index, recently_added, site_chrome
 
 SCALE = 5_876
 HOME_BUDGET = 200_000
@@ -339,7 +339,7 @@ def test_every_page_stays_light_at_scale(taxonomy):
     started = time.perf_counter()
     site, tm = list_site(config, taxonomy, pages), build_topic_map(pages, taxonomy)
     layout_seconds = time.perf_counter() - started
-    home = render(plan_home(site, tm), site)[urls.HOME]
+    home = render(plan_home(site, tm, recently_added(site.papers)), site)[urls.HOME]
     maps = render(plan_maps(site, tm), site)
     overview = maps[urls.MAP]
 
@@ -395,7 +395,7 @@ def test_map_links_every_paper_up_to_the_cap(taxonomy):
 def test_small_collection_keeps_the_full_map_on_the_home_page(taxonomy):
     pages = synthetic_pages(19, ("optimization", "robotics"))
     site = list_site(SiteConfig(title="Small", description="A few papers."), taxonomy, pages)
-    home = render(plan_home(site, build_topic_map(pages, taxonomy)), site)[urls.HOME]
+    home = render(plan_home(site, build_topic_map(pages, taxonomy), recently_added(site.papers)), site)[urls.HOME]
     assert home.count('<a href="papers/synthetic-paper-number-') >= 19 * 2   # map + list
     assert "map-preview" not in home and "assets/topicmap.js" in home
 

@@ -80,7 +80,7 @@ def test_alias_redirect_and_abstract_headings_are_valid_and_linked(tmp_path):
 AXE_PAGES = ["index.html", "papers/fastsverl.html", "tags/reinforcement-learning.html", "tags/index.html", "search.html"]
 # The shipped content has no authors: these are people_site's.
 PEOPLE_PAGES = ["authors/ada-lovelace.html", "authors/index.html", "authors/letters/l.html", "venues/index.html",
-                "venues/icml.html", "venues/icml/2019.html"]
+                "venues/icml.html", "venues/icml/2019.html", "added.html"]
 
 
 @pytest.mark.browser
@@ -123,11 +123,12 @@ def test_axe_finds_no_violations_with_the_theme_toggled_against_the_system(brows
 
 @pytest.fixture(scope="module")
 def people_site(tmp_path_factory) -> Path:
-    """The shipped content has no authors: a small site with authors, two venues, and an authors.yml
-    entry (homepage, ORCID, note, a merged variant's redirect)."""
+    """The shipped content has no authors: a small site with authors, two venues, an authors.yml
+    entry (homepage, ORCID, note, a merged variant's redirect), and papers added on two days (added.html)."""
     root = make_project(tmp_path_factory.mktemp("people") / "proj", {
-        "a.md": paper_text(id="a-1", slug="a", authors="[Ada Lovelace, 'Babbage, Charles', 'José García']"),
-        "b.md": paper_text(id="b-1", slug="b", venue="ICML", year="2019", authors="[A. Lovelace, Mihaela van der Schaar]"),
+        "a.md": paper_text(id="a-1", slug="a", authors="[Ada Lovelace, 'Babbage, Charles', 'José García']", added="2026-12-04"),
+        "b.md": paper_text(id="b-1", slug="b", venue="ICML", year="2019", authors="[A. Lovelace, Mihaela van der Schaar]",
+                           added="2026-11-27"),
     })
     (root / "content" / "authors.yml").write_text(
         "authors:\n  - name: Ada Lovelace\n    variants: [A. Lovelace]\n    homepage: https://example.org/ada\n"
@@ -138,6 +139,6 @@ def people_site(tmp_path_factory) -> Path:
 
 def test_author_and_venue_pages_pass_the_nu_html_checker_and_the_link_check(people_site):
     need_java()
-    assert (people_site / "authors" / "a-lovelace.html").is_file()
+    assert (people_site / "authors" / "a-lovelace.html").is_file() and (people_site / "added.html").is_file()
     assert nu_check(people_site) == []
     assert check_site(people_site) == []

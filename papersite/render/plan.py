@@ -7,7 +7,8 @@ are everything a page is made from, and the sitemap is the plan's indexable page
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+import itertools
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, partial
 
@@ -22,8 +23,8 @@ from ..enrich.topicmap import TopicMap, topic_parts
 from ..errors import Problem, SiteError
 from ..model import SiteConfig, Tag
 from . import notfound
+from .pagination import Crumbs, Pagination, numbered_crumbs, paginate
 
-Crumbs = tuple[tuple[str, str | None], ...]
 # The first crumbs of many pages, one tuple each: an anthology's 270,000 page specs each made them
 # anew (a paper page's venue and year, an author page's index; about 60 MB at 100,000 papers).
 HOME_CRUMB = ("Home", urls.HOME)
@@ -71,6 +72,15 @@ RECENT_SHOWN = 10
 
 
 @dataclass(frozen=True)
+class AddedDay:
+    """One day's papers on a page of added.html."""
+
+    day: str                 # YYYY-MM-DD
+    papers: tuple            # their page data (PaperPage), in site order
+    continued: bool = False  # the day began on the page before
+
+
+@dataclass(frozen=True)
 class YearCount:
     year: int
     count: int
@@ -110,42 +120,6 @@ class Chrome:
         return self.tags_by_slug[slug]
 
 
-# Pages a listing's navigation links on either side of the current one, besides the first and the last:
-# linking every page put 2,000 links (106 KB) on each of the 2,000 pages of a 100,000-paper listing.
-PAGINATION_WINDOW = 2
-
-
-@dataclass(frozen=True)
-class Pagination:
-    number: int
-    count: int
-    paths: tuple[str, ...]
-
-    @property
-    def shown(self) -> tuple[tuple[int, str] | None, ...]:
-        """(number, path) of each page the navigation links, in order, with None where it skips
-        pages: the first, the last, and those within PAGINATION_WINDOW of this one. A skip of one
-        page shows that page instead: "…" would take as much room."""
-        near = range(max(1, self.number - PAGINATION_WINDOW), min(self.count, self.number + PAGINATION_WINDOW) + 1)
-        numbers = sorted({1, self.count, *near})
-        shown: list[tuple[int, str] | None] = []
-        for before, number in zip([0, *numbers], numbers):
-            if number - before == 2:
-                shown.append((before + 1, self.paths[before]))
-            elif number - before > 2:
-                shown.append(None)
-            shown.append((number, self.paths[number - 1]))
-        return tuple(shown)
-
-    @property
-    def prev_path(self) -> str | None:
-        return self.paths[self.number - 2] if self.number > 1 else None
-
-    @property
-    def next_path(self) -> str | None:
-        return self.paths[self.number] if self.number < self.count else None
-
-
 def site_chrome(site: Site) -> Chrome:
     return Chrome(site.config, len(site.papers), tuple(NavTag(listing.tag, len(listing.papers)) for listing in site.tags))
 
@@ -153,8 +127,10 @@ def site_chrome(site: Site) -> Chrome:
 def plan_pages(site: Site, bibtex_keys: Mapping[str, str], related: Sequence[RelatedList],
                topic_map: TopicMap | None) -> tuple[PageSpec, ...]:
     """Every page of the site, in a fixed order; no two at one path."""
+    latest = recently_added(site.papers)
     plan = (
-        *plan_home(site, topic_map),
+        *plan_home(site, topic_map, latest),
+        *plan_added(site, latest),
         *plan_papers(site, bibtex_keys, related),
         *plan_tags(site),
         plan_tag_index(site),
@@ -182,18 +158,6 @@ def check_one_page_a_path(plan: Sequence[PageSpec]) -> None:
                          for path in clashes])
 
 
-def paginate(items: tuple, per_page: int, path_of: Callable[[int], str]) -> list[tuple[Pagination, tuple]]:
-    count = max(1, -(-len(items) // per_page))
-    paths = tuple(path_of(n) for n in range(1, count + 1))
-    return [(Pagination(n, count, paths), items[(n - 1) * per_page: n * per_page]) for n in range(1, count + 1)]
-
-
-def numbered_crumbs(above: Crumbs, label: str, number: int, first: str, word: str = "Page") -> Crumbs:
-    """`above`, then `label`: the current page on the first page of a numbered set, else a link to
-    that first page (`first`) and "Page N"."""
-    return above + (((label, None),) if number == 1 else ((label, first), (f"{word} {number}", None)))
-
-
 def listing_version(papers: Sequence, *made_from) -> bytes:
     """A listing page's version (PageSpec.version): its papers' page data's versions and `made_from`,
     the plain values the rest of its spec is made from (its pagination by number and count, which
@@ -202,10 +166,9 @@ def listing_version(papers: Sequence, *made_from) -> bytes:
     return leaf((versions, *made_from)) if all(versions) else b""
 
 
-def plan_home(site: Site, topic_map: TopicMap | None) -> list[PageSpec]:
+def plan_home(site: Site, topic_map: TopicMap | None, latest: Recent | None) -> list[PageSpec]:
     config = site.config
     files = tuple(downloads(site).values())
-    latest = recently_added(site.papers)
     specs = []
     for pagination, papers in paginate(site.papers, config.per_page, urls.home_path):
         number = pagination.number
@@ -234,6 +197,32 @@ def recently_added(papers: Sequence) -> Recent | None:
     if len(newest) == len(papers):
         return None
     return Recent(latest, tuple(newest[:RECENT_SHOWN]), len(newest))
+
+
+def plan_added(site: Site, latest: Recent | None) -> list[PageSpec]:
+    """added.html: the papers that give the day they were added, newest day first (a day's papers in
+    site order), in pages of `per_page` with a heading per day. Made when the home page has news
+    (`latest`), whose box links it: a site whose papers all came on one day has no such page."""
+    if latest is None:
+        return []
+    config = site.config
+    dated = tuple(sorted((page for page in site.papers if page.paper.added), key=lambda page: page.paper.added, reverse=True))
+    undated = len(site.papers) - len(dated)
+    specs = []
+    last_day = None   # of the page before
+    for pagination, papers in paginate(dated, config.per_page, urls.added_path):
+        number = pagination.number
+        days = tuple(AddedDay(day, tuple(group), continued=day == last_day)
+                     for day, group in itertools.groupby(papers, key=lambda page: page.paper.added))
+        last_day = days[-1].day
+        crumbs = numbered_crumbs((HOME_CRUMB,), "Recently added", number, pagination.paths[0])
+        shown = tuple((group.day, len(group.papers), group.continued) for group in days)
+        specs.append(PageSpec(pagination.paths[number - 1], "added", "added.html",
+                              "Recently added" + ("" if number == 1 else f" — page {number}"),
+                              f"The papers of {config.title} by the day they were added, newest first.", crumbs,
+                              {"days": days, "count": len(dated), "undated": undated, "pagination": pagination},
+                              version=listing_version(papers, config.title, len(dated), undated, number, pagination.count, shown)))
+    return specs
 
 
 def downloads(site: Site) -> dict[tuple[str, int] | None, Download]:
