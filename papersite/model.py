@@ -13,6 +13,8 @@ class SiteConfig:
     repo_url: str | None = None
     language: str = "en"
     per_page: int = 50            # papers per listing page (home, tag pages)
+    # The site's own LaTeX macros: (`\\name`, replacement) sorted by name (text/macros.py).
+    math_macros: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)

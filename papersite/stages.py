@@ -70,7 +70,7 @@ def run_all(options: BuildOptions, config: SiteConfig | None, report: Report, ca
         env = make_environment(options.templates, cache.templates_dir, read_bytecode=not options.clean)
         progress.stage(f"preparing {len(papers)} papers")
         with clock("markdown and math"):
-            texts, new["texts"] = render_texts(papers, report, jobs, cache.previous("texts"), progress.tick)
+            texts, new["texts"] = render_texts(papers, report, jobs, cache.previous("texts"), progress.tick, config.math_macros)
         # A first build lays the map out afresh (t-SNE: seconds at a conference's size): its worker
         # starts now, importing openTSNE on the core this process leaves idle until the papers'
         # vectors exist, then lays the map out while this one ranks related papers. A later

@@ -7,13 +7,15 @@ texts are given again for a paper whose title and abstract are unchanged (`TextM
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import partial
 from html import escape
 from typing import Callable
 
 from .. import workers
-from ..digests import text_digest
+from ..digests import digest, fingerprint, text_digest
 from ..errors import Report
 from ..model import Paper
+from ..text.macros import Macros, MacroTable, expand_in_math, macro_table
 from ..text.markdown import MarkdownRenderer, one_line
 from ..text.plain import flatten_markdown
 from .bibtex import markdown_to_latex
@@ -62,14 +64,18 @@ TextMemo = dict[bytes, Converted]
 
 
 def render_texts(papers: list[Paper], report: Report, jobs: int = 1, previous: TextMemo | None = None,
-                 on_progress: Callable[[int], None] | None = None) -> tuple[list[PaperText], TextMemo]:
+                 on_progress: Callable[[int], None] | None = None, macros: Macros = ()) -> tuple[list[PaperText], TextMemo]:
     """Every paper's texts, in order, and the memo for the next build: papers whose title and
-    abstract the `previous` build converted are taken from it, the rest are converted on `jobs`
-    workers. Warnings are reported in paper order either way."""
+    abstract the `previous` build converted (with the same `macros`, the site's own) are taken
+    from it, the rest are converted on `jobs` workers. Warnings are reported in paper order either way."""
     previous = previous or {}
     keys = [paper.text_version or text_digest(paper.title, paper.body) for paper in papers]
+    if macros:   # a text is named by what it was made from: its title and abstract, and the macros
+        salt = fingerprint(macros)
+        keys = [digest(key + salt) for key in keys]
     todo = [i for i, key in enumerate(keys) if key not in previous]
-    fresh = dict(zip(todo, workers.ordered_map(convert_text, [papers[i] for i in todo], jobs,
+    convert = partial(convert_text, macros=macro_table(macros)) if macros else convert_text
+    fresh = dict(zip(todo, workers.ordered_map(convert, [papers[i] for i in todo], jobs,
                                                setup=MarkdownRenderer, on_progress=on_progress)))
     memo: TextMemo = {}
     texts = []
@@ -89,15 +95,19 @@ def render_texts(papers: list[Paper], report: Report, jobs: int = 1, previous: T
     return texts, memo
 
 
-def convert_text(renderer: MarkdownRenderer, paper: Paper) -> Converted:
-    """One paper's texts and its (title, body) warnings."""
-    title_html, title_warnings = renderer.render_inline(paper.title)
-    abstract_html, warnings = renderer.render(paper.body)
-    plain = flatten_markdown(paper.body)
-    text = PaperText(title_html, flatten_markdown(one_line(paper.title)), markdown_to_latex(one_line(paper.title), protect_case=True),
+def convert_text(renderer: MarkdownRenderer, paper: Paper, macros: MacroTable | None = None) -> Converted:
+    """One paper's texts and its (title, body) warnings; with the site's `macros`, its formulas are
+    expanded first, so its HTML, plain text and BibTeX title all read standard LaTeX."""
+    title, title_problems = expand_in_math(paper.title, macros) if macros else (paper.title, [])
+    body, body_problems = expand_in_math(paper.body, macros) if macros else (paper.body, [])
+    title_html, title_warnings = renderer.render_inline(title)
+    abstract_html, warnings = renderer.render(body)
+    plain = flatten_markdown(body)
+    # None where the texts are the page's Markdown as written (PaperText): compared with that, not the expanded one.
+    text = PaperText(title_html, flatten_markdown(one_line(title)), markdown_to_latex(one_line(title), protect_case=True),
                      None if abstract_html == paragraph_html(paper.body) else abstract_html,
                      None if plain == paper.body else plain, summarise(plain), len(plain.split()))
-    return text, tuple(title_warnings), tuple(warnings)
+    return text, (*title_problems, *title_warnings), (*body_problems, *warnings)
 
 
 def locate_in_body(paper: Paper, message: str) -> int:

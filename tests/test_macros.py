@@ -1,0 +1,115 @@
+"""A site's own LaTeX macros (site.yml `math_macros`): expanded in every formula before it is read."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from conftest import build_args, make_project, paper_text
+
+from papersite.text.macros import (
+    MacroError,
+    expand_in_math,
+    expand_macros,
+    find_cycle,
+    macro_table,
+)
+
+MACROS = macro_table((("\\R", "\\mathbb{R}"), ("\\eps", "\\epsilon"), ("\\norm", "\\left\\| #1 \\right\\|"),
+                      ("\\ip", "\\langle #1, #2 \\rangle"), ("\\vx", "\\mathbf{x}"), ("\\nx", "\\norm{\\vx}")))
+
+
+@pytest.mark.parametrize("latex, expanded", [
+    ("x \\in \\R^d", "x \\in \\mathbb{R}^d"),
+    ("\\eps x", "\\epsilon x"),                          # the space that ends a command name stays
+    ("\\eps_1", "\\epsilon_1"),
+    ("\\epsx", "\\epsx"),                                # another name, not \eps followed by x
+    ("\\Re(z) + \\R", "\\Re(z) + \\mathbb{R}"),          # \R does not match the start of \Re
+    ("\\norm{A - B}_p", "\\left\\| A - B \\right\\|_p"),
+    ("\\norm x", "\\left\\| x \\right\\|"),              # an argument without braces: the next character
+    ("\\norm\\vx", "\\left\\| \\mathbf{x} \\right\\|"),  # ... or the next command
+    ("\\norm{a{b}c}", "\\left\\| a{b}c \\right\\|"),      # nested braces stay in the argument
+    ("\\ip{a}{\\norm{b}}", "\\langle a, \\left\\| b \\right\\| \\rangle"),
+    ("\\nx^2", "\\left\\| \\mathbf{x} \\right\\|^2"),     # a macro made of macros
+    ("a \\\\ \\R", "a \\\\ \\mathbb{R}"),                 # a line break is no command
+    ("\\{\\R\\}", "\\{\\mathbb{R}\\}"),
+])
+def test_macros_expand_as_tex_reads_them(latex, expanded):
+    assert expand_macros(latex, MACROS) == expanded
+
+
+@pytest.mark.parametrize("latex, message", [
+    ("\\norm", "\\norm is missing an argument"),
+    ("\\ip{a}", "\\ip is missing an argument"),
+    ("\\norm{x", "an argument of \\norm has no closing brace"),
+])
+def test_a_macro_without_its_arguments_is_an_error(latex, message):
+    with pytest.raises(MacroError, match=re.escape(message)):
+        expand_macros(latex, MACROS)
+
+
+def test_a_macro_that_grows_without_end_stops():
+    with pytest.raises(MacroError, match="expand more than 1000 times"):
+        expand_macros("\\a", macro_table((("\\a", "x\\a"),)))
+    with pytest.raises(MacroError, match="longer than 20000 characters"):
+        expand_macros("\\a{x}", macro_table((("\\a", "\\a{#1 #1}"),)))
+
+
+def test_a_cycle_of_definitions_is_found():
+    assert find_cycle({"\\a": "\\b + 1", "\\b": "\\c", "\\c": "\\a"}) == ["\\a", "\\b", "\\c", "\\a"]
+    assert find_cycle({"\\a": "\\a"}) == ["\\a", "\\a"]
+    assert find_cycle({"\\a": "\\b", "\\b": "\\mathbb{R}", "\\c": "\\b\\b"}) is None
+
+
+def test_only_math_is_expanded_and_each_delimiter_is_kept():
+    text = ("In \\R, $x \\in \\R^d$, $$\\norm{x}$$, \\(\\eps\\), \\[\\vx\\] and "
+            "\\begin{equation}e^{\\eps}\\end{equation}; $\\norm$ stays.")
+    expanded, problems = expand_in_math(text, MACROS)
+    assert expanded == ("In \\R, $x \\in \\mathbb{R}^d$, $$\\left\\| x \\right\\|$$, \\(\\epsilon\\), \\[\\mathbf{x}\\] and "
+                        "\\begin{equation}e^{\\epsilon}\\end{equation}; $\\norm$ stays.")
+    assert problems == ["math_macros: \\norm is missing an argument in $\\norm$"]
+
+
+MACRO_CONFIG = ("title: T\ndescription: D\nbase_url: https://example.org/\nmath_macros:\n"
+                "  \\R: \\mathbb{R}\n  \\eps: \\epsilon\n  \\norm: '\\left\\| #1 \\right\\|'\n")
+BODY = "We learn $f: \\R^d \\to \\R$ with $\\norm{f}_2 \\le \\eps$ from data."
+
+
+def test_a_sites_macros_show_as_math_in_pages_search_and_bibtex(tmp_path, cli):
+    page = paper_text(id="m-1", slug="macro-paper", title="'Learning in $\\R^d$'", body=BODY)
+    root = make_project(tmp_path / "plain", {"a.md": page})
+    # Without the definitions, each unknown command is a warning at its line, shown as code.
+    result = cli(*build_args(root))
+    assert result.code == 0
+    assert "a.md:13: warning: unknown LaTeX command \\R in $f: \\R^d \\to \\R$; shown as code" in result.err
+    assert '<code class="math-error">$\\norm{f}_2 \\le \\eps$</code>' in (root / "site" / "papers" / "macro-paper.html").read_text(encoding="utf-8")
+
+    root = make_project(tmp_path / "macros", {"a.md": page})
+    (root / "site.yml").write_text(MACRO_CONFIG, encoding="utf-8")
+    result = cli(*build_args(root))
+    assert result.code == 0 and "LaTeX" not in result.err
+    html = (root / "site" / "papers" / "macro-paper.html").read_text(encoding="utf-8")
+    assert "math-error" not in html
+    assert '<h1 id="title">Learning in <math display="inline"><mrow><msup><mi>ℝ</mi><mi>d</mi></msup></mrow></math></h1>' in html
+    assert '<mo fence="true" form="prefix" stretchy="true">‖</mo><mi>f</mi>' in html and "<mi>ϵ</mi>" in html
+    # BibTeX gets standard LaTeX; descriptions and search the formula's plain text.
+    assert "title     = {Learning in {$\\mathbb{R}^d$}}," in html
+    assert '<meta name="description" content="We learn f: ℝᵈ → ℝ with ‖ f ‖₂ ≤ ε from data.">' in html
+    store = (root / "site" / "assets" / "search-store.js").read_text(encoding="utf-8")
+    assert '"Learning in ℝᵈ"' in store and "We learn f: ℝᵈ → ℝ with ‖ f ‖₂ ≤ ε from data." in store
+
+    # Changing a definition changes every page that uses it, in an edit build as in a clean one.
+    (root / "site.yml").write_text(MACRO_CONFIG.replace("\\eps: \\epsilon", "\\eps: \\varepsilon"), encoding="utf-8")
+    assert cli(*build_args(root)).code == 0
+    edited = (root / "site" / "papers" / "macro-paper.html").read_text(encoding="utf-8")
+    assert "<mi>ε</mi>" in edited and "<mi>ϵ</mi>" not in edited
+    assert cli(*build_args(root), "--clean").code == 0
+    assert (root / "site" / "papers" / "macro-paper.html").read_text(encoding="utf-8") == edited
+
+
+def test_a_formula_whose_macro_lacks_its_argument_is_a_warning_at_its_line(tmp_path, cli):
+    root = make_project(tmp_path, {"a.md": paper_text(body="Intro.\n\nThe bound $\\norm$ is loose.")})
+    (root / "site.yml").write_text(MACRO_CONFIG, encoding="utf-8")
+    result = cli(*build_args(root))
+    assert result.code == 0
+    assert "a.md:15: warning: math_macros: \\norm is missing an argument in $\\norm$" in result.err
