@@ -81,7 +81,8 @@ def test_a_sites_macros_show_as_math_in_pages_search_and_bibtex(tmp_path, cli):
     # Without the definitions, each unknown command is a warning at its line, shown as code.
     result = cli(*build_args(root))
     assert result.code == 0
-    assert "a.md:13: warning: unknown LaTeX command \\R in $f: \\R^d \\to \\R$; shown as code" in result.err
+    assert ("a.md:13: warning: unknown LaTeX command \\R in $f: \\R^d \\to \\R$ (a macro of the paper's own? "
+            "define it under math_macros in site.yml); shown as code") in result.err
     assert '<code class="math-error">$\\norm{f}_2 \\le \\eps$</code>' in (root / "site" / "papers" / "macro-paper.html").read_text(encoding="utf-8")
 
     root = make_project(tmp_path / "macros", {"a.md": page})

@@ -47,7 +47,9 @@ def latex_to_mathml(latex: str, display: bool = False) -> str:
         raise MathError(f"cannot convert ${latex}$ to MathML ({type(exc).__name__})") from None
     unknown = find_unknown_command(root)
     if unknown:
-        raise MathError(f"unknown LaTeX command {unknown} in ${latex}$")
+        # Most are a paper's own macros, which the site can define (site.yml math_macros, text/macros.py).
+        raise MathError(f"unknown LaTeX command {unknown} in ${latex}$ (a macro of the paper's own? "
+                        "define it under math_macros in site.yml)")
     return serialise(root)
 
 
