@@ -18,7 +18,7 @@ from .enrich.people import Person, identify_authors
 from .enrich.projection import fresh_layout, project_2d, tsne_ahead
 from .enrich.related import relate_papers
 from .enrich.terms import page_texts, weigh_terms
-from .enrich.texts import render_texts
+from .enrich.texts import render_texts, unknown_commands_note
 from .enrich.topicmap import layout_map
 from .enrich.tsne import import_tsne
 from .errors import Problem, Report
@@ -112,6 +112,8 @@ def run_all(options: BuildOptions, config: SiteConfig | None, report: Report, ca
             cache.add_written(*side.result())
     check_strict(options, tuple(report.warnings))
     notes = () if config.base_url else (Problem(str(options.config), None, BASE_URL_NOTE),)
+    if (commands := unknown_commands_note(report.warnings)) is not None:
+        notes += (Problem(str(options.config), None, commands),)
     progress.stage("writing")
     with clock("write"):
         static = static_files(options)

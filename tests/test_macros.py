@@ -83,12 +83,15 @@ def test_a_sites_macros_show_as_math_in_pages_search_and_bibtex(tmp_path, cli):
     assert result.code == 0
     assert ("a.md:13: warning: unknown LaTeX command \\R in $f: \\R^d \\to \\R$ (a macro of the paper's own? "
             "define it under math_macros in site.yml); shown as code") in result.err
+    # ... and a note at the end says which, in how many papers, and where to define them.
+    assert ("site.yml: note: 2 unknown LaTeX commands in 1 paper, shown as code; by papers: \\R (1), \\norm (1). "
+            "A paper's own macros can be defined under math_macros here") in result.err
     assert '<code class="math-error">$\\norm{f}_2 \\le \\eps$</code>' in (root / "site" / "papers" / "macro-paper.html").read_text(encoding="utf-8")
 
     root = make_project(tmp_path / "macros", {"a.md": page})
     (root / "site.yml").write_text(MACRO_CONFIG, encoding="utf-8")
     result = cli(*build_args(root))
-    assert result.code == 0 and "LaTeX" not in result.err
+    assert result.code == 0 and "LaTeX" not in result.err and "note" not in result.err
     html = (root / "site" / "papers" / "macro-paper.html").read_text(encoding="utf-8")
     assert "math-error" not in html
     assert '<h1 id="title">Learning in <math display="inline"><mrow><msup><mi>ℝ</mi><mi>d</mi></msup></mrow></math></h1>' in html
@@ -114,3 +117,19 @@ def test_a_formula_whose_macro_lacks_its_argument_is_a_warning_at_its_line(tmp_p
     result = cli(*build_args(root))
     assert result.code == 0
     assert "a.md:15: warning: math_macros: \\norm is missing an argument in $\\norm$" in result.err
+
+
+def test_the_note_ranks_unknown_commands_by_papers_and_counts_the_rest():
+    from papersite.enrich.texts import unknown_commands_note
+    from papersite.errors import Problem
+
+    def unknown(path: str, name: str, title: bool = False) -> Problem:
+        return Problem(path, 3, f"{'title: ' if title else ''}unknown LaTeX command {name} in ${name}$ (...); shown as code")
+
+    warnings = [unknown("a.md", "\\gap"), unknown("a.md", "\\gap"), unknown("b.md", "\\gap", title=True),
+                *(unknown(f"{n}.md", f"\\c{letter}") for n, letter in enumerate("ABCDEF")),
+                unknown("c.md", "\\action"), unknown("d.md", "\\action"), Problem("e.md", 2, "'authors' lists 'X' twice")]
+    assert unknown_commands_note(warnings) == (
+        "8 unknown LaTeX commands in 10 papers, shown as code; by papers: \\action (2), \\gap (2), \\cA (1), \\cB (1), "
+        "\\cC (1) and 3 more. A paper's own macros can be defined under math_macros here")
+    assert unknown_commands_note(warnings[-1:]) is None

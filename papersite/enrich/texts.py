@@ -6,6 +6,8 @@ texts are given again for a paper whose title and abstract are unchanged (`TextM
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
 from html import escape
@@ -13,7 +15,7 @@ from typing import Callable
 
 from .. import workers
 from ..digests import digest, fingerprint, text_digest
-from ..errors import Report
+from ..errors import Problem, Report
 from ..model import Paper
 from ..text.macros import Macros, MacroTable, expand_in_math, macro_table
 from ..text.markdown import MarkdownRenderer, one_line
@@ -93,6 +95,30 @@ def render_texts(papers: list[Paper], report: Report, jobs: int = 1, previous: T
             report.warn(paper.path, locate_in_body(paper, message), message)
         texts.append(text)
     return texts, memo
+
+
+UNKNOWN_COMMAND_RE = re.compile(r"^(?:title: )?unknown LaTeX command (\\[A-Za-z]+) ")
+# How many of the unknown commands the build's note names, most frequent first.
+NOTED_COMMANDS = 5
+
+
+def unknown_commands_note(warnings: Sequence[Problem]) -> str | None:
+    """One line for the end of a build whose formulas use commands nobody defined: which, in how
+    many papers, and where to define them. An imported corpus can give hundreds of warnings, one
+    per formula, in which a paper's own macros are the common case (text/macros.py)."""
+    papers: dict[str, set[str]] = {}
+    for problem in warnings:
+        found = UNKNOWN_COMMAND_RE.match(problem.message)
+        if found:
+            papers.setdefault(found[1], set()).add(problem.path)
+    if not papers:
+        return None
+    ranked = sorted(papers.items(), key=lambda item: (-len(item[1]), item[0]))
+    shown = ", ".join(f"{name} ({len(paths)})" for name, paths in ranked[:NOTED_COMMANDS])
+    count = len(set().union(*papers.values()))
+    return (f"{len(papers)} unknown LaTeX command{'s' if len(papers) > 1 else ''} in {count} paper{'s' if count > 1 else ''}, "
+            f"shown as code; by papers: {shown}{f' and {len(ranked) - NOTED_COMMANDS} more' if len(ranked) > NOTED_COMMANDS else ''}. "
+            "A paper's own macros can be defined under math_macros here")
 
 
 def convert_text(renderer: MarkdownRenderer, paper: Paper, macros: MacroTable | None = None) -> Converted:
