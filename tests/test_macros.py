@@ -132,4 +132,6 @@ def test_the_note_ranks_unknown_commands_by_papers_and_counts_the_rest():
     assert unknown_commands_note(warnings) == (
         "8 unknown LaTeX commands in 10 papers, shown as code; by papers: \\action (2), \\gap (2), \\cA (1), \\cB (1), "
         "\\cC (1) and 3 more. A paper's own macros can be defined under math_macros here")
+    assert unknown_commands_note(warnings[:1]) == ("1 unknown LaTeX command in 1 paper, shown as code; by papers: \\gap (1). "
+                                                   "A paper's own macros can be defined under math_macros here")
     assert unknown_commands_note(warnings[-1:]) is None

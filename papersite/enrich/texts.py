@@ -115,10 +115,10 @@ def unknown_commands_note(warnings: Sequence[Problem]) -> str | None:
         return None
     ranked = sorted(papers.items(), key=lambda item: (-len(item[1]), item[0]))
     shown = ", ".join(f"{name} ({len(paths)})" for name, paths in ranked[:NOTED_COMMANDS])
-    count = len(set().union(*papers.values()))
-    return (f"{len(papers)} unknown LaTeX command{'s' if len(papers) > 1 else ''} in {count} paper{'s' if count > 1 else ''}, "
-            f"shown as code; by papers: {shown}{f' and {len(ranked) - NOTED_COMMANDS} more' if len(ranked) > NOTED_COMMANDS else ''}. "
-            "A paper's own macros can be defined under math_macros here")
+    more = f" and {len(ranked) - NOTED_COMMANDS} more" if len(ranked) > NOTED_COMMANDS else ""
+    commands, count = len(papers), len(set().union(*papers.values()))
+    return (f"{commands} unknown LaTeX command{'' if commands == 1 else 's'} in {count} paper{'' if count == 1 else 's'}, "
+            f"shown as code; by papers: {shown}{more}. A paper's own macros can be defined under math_macros here")
 
 
 def convert_text(renderer: MarkdownRenderer, paper: Paper, macros: MacroTable | None = None) -> Converted:
