@@ -135,3 +135,17 @@ def test_the_note_ranks_unknown_commands_by_papers_and_counts_the_rest():
     assert unknown_commands_note(warnings[:1]) == ("1 unknown LaTeX command in 1 paper, shown as code; by papers: \\gap (1). "
                                                    "A paper's own macros can be defined under math_macros here")
     assert unknown_commands_note(warnings[-1:]) is None
+
+
+def test_a_hostile_definition_stays_inert(tmp_path, cli):
+    """A replacement is content like any other: what it makes is escaped MathML, text and BibTeX."""
+    root = make_project(tmp_path, {"a.md": paper_text(slug="inert", title="'Safe $\\evil$ title'",
+                                                      body="Look: $\\evil + \\lnk$ and $\\bad$.")})
+    (root / "site.yml").write_text(
+        "title: T\ndescription: D\nmath_macros:\n  \\evil: '\\text{<script>alert(1)</script>}'\n"
+        "  \\lnk: '\\href{javascript:alert(1)}{x}'\n  \\bad: '</math><img src=x onerror=alert(1)>'\n", encoding="utf-8")
+    assert cli(*build_args(root)).code == 0
+    html = (root / "site" / "papers" / "inert.html").read_text(encoding="utf-8")
+    # Escaped wherever it lands: MathML, code, the description's text; never markup, never a link.
+    assert "<script>alert" not in html and "<img" not in html and not re.search(r"(href|src)=\"?javascript:", html)
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html and "<mi>i</mi><mi>m</mi><mi>g</mi>" in html
