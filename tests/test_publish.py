@@ -237,8 +237,8 @@ def test_the_feed_leads_with_the_papers_added_last_as_a_feed_reader_reads_it(tmp
 def test_each_topic_with_papers_has_a_feed_of_its_own_that_its_page_names(published):
     import feedparser
 
-    tags = json.loads((published / "papers.json").read_text(encoding="utf-8"))["tags"]
-    papers = json.loads((published / "papers.json").read_text(encoding="utf-8"))["papers"]
+    export = json.loads((published / "papers.json").read_text(encoding="utf-8"))
+    tags, papers = export["tags"], export["papers"]
     assert sorted(p.name for p in (published / "tags").glob("*.xml")) == sorted(f"{t['slug']}.xml" for t in tags if t["papers"])
     for tag in (t for t in tags if t["papers"]):
         page = (published / urls.tag_path(tag["slug"])).read_text(encoding="utf-8")

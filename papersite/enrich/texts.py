@@ -6,7 +6,6 @@ texts are given again for a paper whose title and abstract are unchanged (`TextM
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
@@ -19,6 +18,7 @@ from ..errors import Problem, Report
 from ..model import Paper
 from ..text.macros import Macros, MacroTable, expand_in_math, macro_table
 from ..text.markdown import MarkdownRenderer, one_line
+from ..text.mathml import unknown_command_in
 from ..text.plain import flatten_markdown
 from .bibtex import markdown_to_latex
 
@@ -60,6 +60,8 @@ def abstract_markup(abstract_html: str | None, body: str) -> str:
     return paragraph_html(body) if abstract_html is None else abstract_html
 
 
+TITLE_PREFIX = "title: "   # before the warnings of a paper's title
+
 # A paper's texts and its (title, body) warnings, by the digest of its title and abstract.
 Converted = tuple[PaperText, tuple[str, ...], tuple[str, ...]]
 TextMemo = dict[bytes, Converted]
@@ -90,14 +92,13 @@ def render_texts(papers: list[Paper], report: Report, jobs: int = 1, previous: T
         memo[key] = converted
         text, title_warnings, body_warnings = converted
         for message in title_warnings:
-            report.warn(paper.path, None, f"title: {message}")
+            report.warn(paper.path, None, TITLE_PREFIX + message)
         for message in body_warnings:
             report.warn(paper.path, locate_in_body(paper, message), message)
         texts.append(text)
     return texts, memo
 
 
-UNKNOWN_COMMAND_RE = re.compile(r"^(?:title: )?unknown LaTeX command (\\[A-Za-z]+) ")
 # How many of the unknown commands the build's note names, most frequent first.
 NOTED_COMMANDS = 5
 
@@ -108,9 +109,10 @@ def unknown_commands_note(warnings: Sequence[Problem]) -> str | None:
     per formula, in which a paper's own macros are the common case (text/macros.py)."""
     papers: dict[str, set[str]] = {}
     for problem in warnings:
-        found = UNKNOWN_COMMAND_RE.match(problem.message)
-        if found:
-            papers.setdefault(found[1], set()).add(problem.path)
+        # A title's warnings are prefixed (render_texts).
+        command = unknown_command_in(problem.message.removeprefix(TITLE_PREFIX))
+        if command:
+            papers.setdefault(command, set()).add(problem.path)
     if not papers:
         return None
     ranked = sorted(papers.items(), key=lambda item: (-len(item[1]), item[0]))

@@ -14,15 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ..errors import Report
-from ..inputs.links import (
-    LINK_KINDS,
-    Links,
-    arxiv_id_of,
-    doi_of,
-    is_web_url,
-    link_problem,
-    openreview_id_of,
-)
+from ..inputs.links import LINK_KINDS, Links, arxiv_id_of, doi_of, is_web_url, link_problem, openreview_id_of
 from ..inputs.values import date_value
 from ..text.chars import UNPRINTABLE_RE
 from .latex import latex_to_markdown

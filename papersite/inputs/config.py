@@ -73,16 +73,18 @@ def read_macros(doc: Located, text: str, shown: str, report: Report) -> tuple[tu
         report.error(shown, doc.key_line("math_macros"), "'math_macros' must be a mapping of \\name: replacement")
         return ()
     within = doc.value_node("math_macros")
+    lines = text.splitlines()
     macros = {}
     for name, body in data.items():
-        line = doc.key_line(str(name), within)
+        key, value = doc.entry(str(name), within) or (within, None)
+        line = doc.line_of(key)
         if not isinstance(name, str) or not NAME_RE.fullmatch(name):
             report.error(shown, line, f"math_macros: {name!r} is not a command name: write a backslash and letters, "
                                       "such as \\R")
         elif not isinstance(body, str) or not body.strip():
             report.error(shown, line, f"math_macros: {name} must be the LaTeX it stands for, as text "
                                       "(quote it if it starts with a special character or has ' #' in it)")
-        elif comment_cut(doc.value_node(name, within), text):
+        elif comment_cut(value, lines):
             report.error(shown, line, f"math_macros: {name}: YAML reads ' #' as the start of a comment, so its "
                                       "replacement stops there: put the replacement in quotes")
         else:
@@ -94,18 +96,17 @@ def read_macros(doc: Located, text: str, shown: str, report: Report) -> tuple[tu
     return tuple(sorted(macros.items()))
 
 
-def normalise_base_url(url: str | None) -> str | None:
-    if not url:
-        return None
-    return url if url.endswith("/") else url + "/"
-
-
-def comment_cut(node, text: str) -> bool:
+def comment_cut(node, lines: list[str]) -> bool:
     """Whether an unquoted YAML value was cut short by what YAML takes for a comment: an argument
     such as `#1` after a space (`\\left\\| #1 \\right\\|`)."""
     if node is None or getattr(node, "style", None):   # quoted or a block: no comment inside
         return False
-    lines = text.splitlines()
     end = node.end_mark
     rest = lines[end.line][end.column:] if end.line < len(lines) else ""
     return re.match(r"[ \t]+#[1-9]", rest) is not None
+
+
+def normalise_base_url(url: str | None) -> str | None:
+    if not url:
+        return None
+    return url if url.endswith("/") else url + "/"

@@ -216,12 +216,14 @@ def plan_added(site: Site, latest: Recent | None) -> list[PageSpec]:
                      for day, group in itertools.groupby(papers, key=lambda page: page.paper.added))
         last_day = days[-1].day
         crumbs = numbered_crumbs((HOME_CRUMB,), "Recently added", number, pagination.paths[0])
-        shown = tuple((group.day, len(group.papers), group.continued) for group in days)
         specs.append(PageSpec(pagination.paths[number - 1], "added", "added.html",
                               "Recently added" + ("" if number == 1 else f" — page {number}"),
                               f"The papers of {config.title} by the day they were added, newest first.", crumbs,
                               {"days": days, "count": len(dated), "undated": undated, "pagination": pagination},
-                              version=listing_version(papers, config.title, len(dated), undated, number, pagination.count, shown)))
+                              # The days and their papers follow from the papers' versions (`added` is the paper's);
+                              # whether the first day goes on from the page before does not.
+                              version=listing_version(papers, config.title, len(dated), undated, number, pagination.count,
+                                                      days[0].continued)))
     return specs
 
 

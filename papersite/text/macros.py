@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from .mathspans import find_math_spans, math_body
+from .mathspans import find_math_spans, math_parts
 
 NAME_RE = re.compile(r"\\[A-Za-z]+")
 PARAMETER_RE = re.compile(r"(?<!\\)#([1-9])")
@@ -81,10 +81,9 @@ def expand_in_math(text: str, macros: MacroTable) -> tuple[str, list[str]]:
     parts, problems, last = [], [], 0
     for start, end in find_math_spans(text):
         span = text[start:end]
-        inner = math_body(span)
-        opened = len(span) - len(inner) - closer_length(span)
+        opening, inner, closing = math_parts(span)
         try:
-            expanded = span[:opened] + expand_macros(inner, macros) + span[opened + len(inner):]
+            expanded = opening + expand_macros(inner, macros) + closing
         except MacroError as exc:
             problems.append(f"math_macros: {exc} in {span}")
             expanded = span
@@ -92,15 +91,6 @@ def expand_in_math(text: str, macros: MacroTable) -> tuple[str, list[str]]:
         last = end
     parts.append(text[last:])
     return "".join(parts), problems
-
-
-def closer_length(span: str) -> int:
-    """The length of a math span's closing delimiter (mathspans.math_body's other end)."""
-    if span.startswith("$$"):
-        return 2
-    if span.startswith("$"):
-        return 1
-    return len(span) - span.rindex("\\end") if span.startswith("\\begin") else 2
 
 
 def expand_macros(latex: str, macros: Mapping[str, tuple[str, int]]) -> str:

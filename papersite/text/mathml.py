@@ -26,6 +26,9 @@ MATHML_ATTRIBUTES = frozenset(
     "mathsize mathcolor mathbackground".split()
 )
 UNKNOWN_COMMAND_RE = re.compile(r"\\[A-Za-z]+")
+UNKNOWN_COMMAND = "unknown LaTeX command"
+# The command an unknown-command warning names (the build's note counts them, enrich/texts.py).
+UNKNOWN_WARNING_RE = re.compile(rf"{UNKNOWN_COMMAND} (\\[A-Za-z]+) ")
 # Fractions latex2mathml does not know, written as the one it does: `\nicefrac{1}{2}` (the nicefrac
 # and xfrac packages' slanted ½, in the real corpus) is still one half, upright.
 FRACTION_ALIASES_RE = re.compile(r"\\(?:nicefrac|sfrac)(?![A-Za-z])")
@@ -48,9 +51,15 @@ def latex_to_mathml(latex: str, display: bool = False) -> str:
     unknown = find_unknown_command(root)
     if unknown:
         # Most are a paper's own macros, which the site can define (site.yml math_macros, text/macros.py).
-        raise MathError(f"unknown LaTeX command {unknown} in ${latex}$ (a macro of the paper's own? "
+        raise MathError(f"{UNKNOWN_COMMAND} {unknown} in ${latex}$ (a macro of the paper's own? "
                         "define it under math_macros in site.yml)")
     return serialise(root)
+
+
+def unknown_command_in(message: str) -> str | None:
+    """The command a warning of `latex_to_mathml`'s names when it is an unknown one."""
+    found = UNKNOWN_WARNING_RE.match(message)
+    return found[1] if found else None
 
 
 def find_unknown_command(root: ET.Element) -> str | None:

@@ -151,13 +151,20 @@ def _accept_inline_closer(text: str, content_start: int, at: int) -> int | None:
 
 def math_body(span: str) -> str:
     """The LaTeX inside a math span, without its delimiters."""
+    return math_parts(span)[1]
+
+
+def math_parts(span: str) -> tuple[str, str, str]:
+    """A math span as (opening delimiter, the LaTeX inside, closing delimiter)."""
     if span.startswith("$$"):
-        return span[2:-2]
-    if span.startswith("$"):
-        return span[1:-1]
-    if span.startswith("\\begin"):
-        return span[span.index("}") + 1:span.rindex("\\end")]
-    return span[2:-2]  # \( \) or \[ \]
+        opened, closed = 2, len(span) - 2
+    elif span.startswith("$"):
+        opened, closed = 1, len(span) - 1
+    elif span.startswith("\\begin"):
+        opened, closed = span.index("}") + 1, span.rindex("\\end")
+    else:   # \( \) or \[ \]
+        opened, closed = 2, len(span) - 2
+    return span[:opened], span[opened:closed], span[closed:]
 
 
 

@@ -19,17 +19,7 @@ from defusedxml.sax import make_parser
 from ...enrich.venues import ARXIV_VENUE
 from ...errors import Report, SiteError
 from ...inputs.links import arxiv_id_of
-from ..records import (
-    Defaults,
-    RawRecord,
-    arxiv_paragraphs,
-    clean_abstract,
-    clean_names,
-    clean_text,
-    collect_links,
-    source_vocabulary,
-    year_in,
-)
+from ..records import Defaults, RawRecord, arxiv_paragraphs, clean_abstract, clean_names, clean_text, collect_links, source_vocabulary, year_in
 
 ATOM = "http://www.w3.org/2005/Atom"
 ARXIV = "http://arxiv.org/schemas/atom"

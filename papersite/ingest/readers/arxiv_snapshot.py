@@ -16,17 +16,7 @@ from email.utils import parsedate_to_datetime
 from ...enrich.venues import ARXIV_VENUE
 from ...errors import Report, SiteError
 from ...inputs.links import ARXIV_ID_RE
-from ..records import (
-    Defaults,
-    RawRecord,
-    arxiv_paragraphs,
-    clean_abstract,
-    clean_names,
-    clean_text,
-    collect_links,
-    latex_text,
-    year_in,
-)
+from ..records import Defaults, RawRecord, arxiv_paragraphs, clean_abstract, clean_names, clean_text, collect_links, latex_text, year_in
 from .jsonl import json_lines, json_lines_vocabulary
 
 AUTHOR_SPLIT_RE = re.compile(r",\s*|\s+and\s+")
