@@ -1101,6 +1101,7 @@
   api.entries = entries;
   api.isSyntax = isSyntax;
   api.isStopWord = function (word) { return word in STOP_WORDS; };
+  api.isForm = isForm;
   api.lookups = lookups;
   api.displayParts = displayParts;
   api.wordMatches = wordMatches;

@@ -85,9 +85,26 @@
       }
       finish(null);
     }
-    ["index", "core", "store", "shards"].forEach(function (name) { loadScript(PATHS[name], loaded); });
+    ["index", "core", "store", "shards"].forEach(function (name) {
+      if (name === "core") loadCore(loaded);
+      else loadScript(PATHS[name], loaded);
+    });
   }
   api.whenReady = whenReady;
+
+  // search-core.js alone, once: done(error). A paper page opened from a result needs only it
+  // (`highlightArrival`), and the search box may ask for the whole search meanwhile.
+  var coreCallbacks = null;
+  function loadCore(done) {
+    if (api.search) { done(null); return; }
+    if (coreCallbacks) { coreCallbacks.push(done); return; }
+    coreCallbacks = [done];
+    loadScript(PATHS.core, function (error) {
+      var callbacks = coreCallbacks;
+      coreCallbacks = null;
+      callbacks.forEach(function (cb) { cb(error); });
+    });
+  }
 
   // Runs `text` and loads the store entries of its first `count` results; done(outcome, entries)
   // or done(null, null, error). Only the latest call of each `slot` answers: an answer that
@@ -139,6 +156,85 @@
       i++;
     }
     if (plain) parent.appendChild(document.createTextNode(plain));
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // Arriving from a result.
+  //
+  // A result's link carries the index terms it matched (`?highlight=`, as Sphinx and Pagefind
+  // name it). The paper page marks them in its title, byline and abstract (templates/paper.html),
+  // found as the result list found them, and offers to hide them; it loads search-core.js for
+  // that, not the index.
+
+  var HIGHLIGHT_PARAM = "highlight";
+  var HIGHLIGHT_TARGETS = ".kind-paper #title, .kind-paper .paper-authors, .kind-paper .abstract";
+  var MAX_HIGHLIGHT_TERMS = 32;   // a prefix typed may expand to many terms: the URL stays short
+  // Never marked: a heading of the page's own ("Abstract"), math, code, controls, marks already there.
+  var UNMARKED = { H2: true, MATH: true, CODE: true, PRE: true, SCRIPT: true, STYLE: true, MARK: true, BUTTON: true,
+                   SUMMARY: true };
+
+  // A result's link: its page, and the terms it matched (a word's forms aside: its stems are there).
+  function resultHref(url, terms) {
+    var list = Object.keys(terms || {}).filter(function (t) { return !api.isForm(t); }).sort().slice(0, MAX_HIGHLIGHT_TERMS);
+    return root + url + (list.length ? "?" + HIGHLIGHT_PARAM + "=" + encodeURIComponent(list.join(" ")) : "");
+  }
+
+  function highlightArrival() {
+    var targets = document.querySelectorAll(HIGHLIGHT_TARGETS);
+    var param = targets.length ? new URLSearchParams(location.search).get(HIGHLIGHT_PARAM) : null;
+    if (!param) return;
+    var terms = Object.create(null);
+    param.split(/\s+/).slice(0, MAX_HIGHLIGHT_TERMS).forEach(function (t) { if (t) terms[t] = true; });
+    loadCore(function (error) {
+      if (error) return;   // the page stays as it is
+      var marked = 0;
+      Array.prototype.forEach.call(targets, function (target) { marked += markIn(target, terms); });
+      if (marked) offerToHide(targets);
+    });
+  }
+
+  // Marks the matched words of every text under `node`: the number marked.
+  function markIn(node, terms) {
+    var marked = 0;
+    Array.prototype.slice.call(node.childNodes).forEach(function (child) {
+      if (child.nodeType === 3) {
+        var parts = document.createDocumentFragment();
+        appendHighlighted(parts, child.nodeValue, terms);
+        var n = parts.querySelectorAll("mark").length;
+        if (n) { node.replaceChild(parts, child); marked += n; }
+      } else if (child.nodeType === 1 && !UNMARKED[child.tagName.toUpperCase()]) {
+        marked += markIn(child, terms);
+      }
+    });
+    return marked;
+  }
+
+  // "Words your search matched are highlighted. [Hide highlights]", after the paper's header: hiding
+  // them restores the text as it was and drops the terms from the address.
+  function offerToHide(targets) {
+    var note = el("p", "search-matches", "Words your search matched are highlighted. ");
+    var button = el("button", "button", "Hide highlights");
+    button.type = "button";
+    note.appendChild(button);
+    var header = targets[0].closest("header") || targets[0].parentNode;
+    header.appendChild(note);
+    button.addEventListener("click", function () {
+      Array.prototype.forEach.call(targets, function (target) {
+        Array.prototype.slice.call(target.querySelectorAll("mark")).forEach(function (mark) {
+          var parent = mark.parentNode;
+          parent.replaceChild(document.createTextNode(mark.textContent), mark);
+          parent.normalize();
+        });
+      });
+      note.parentNode.removeChild(note);
+      try {
+        var url = new URL(location.href);
+        url.searchParams.delete(HIGHLIGHT_PARAM);
+        history.replaceState(history.state, "", url.href);
+      } catch (e) { /* file:// may refuse: the address keeps them */ }
+      var main = document.getElementById("main");
+      if (main) main.focus();
+    });
   }
 
   function tagName(slug) { var t = store.tags[slug]; return t ? t[0] : slug; }
@@ -280,7 +376,7 @@
       }
       entries.forEach(function (d, i) {
         if (!d) return;
-        var terms = outcome.terms(results[i]), a = option("search-option-" + i, root + d.url);
+        var terms = outcome.terms(results[i]), a = option("search-option-" + i, resultHref(d.url, terms));
         var title = el("span", "result-title");
         appendHighlighted(title, d.title, terms);
         a.appendChild(title);
@@ -427,7 +523,7 @@
 
     function card(d, terms) {
       var li = el("li", "paper-card"), h = el("h3", "paper-card-title"), a = el("a");
-      a.href = root + d.url;
+      a.href = resultHref(d.url, terms);
       appendHighlighted(a, d.title, terms);
       h.appendChild(a);
       li.appendChild(h);
@@ -619,4 +715,5 @@
 
   setUpBox();
   setUpPage();
+  highlightArrival();
 })(typeof window !== "undefined" ? window : this);

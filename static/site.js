@@ -250,7 +250,8 @@
     }
     input.addEventListener("focus", load);
     input.addEventListener("pointerdown", load);
-    if (document.activeElement === input) load();
+    // A paper page opened from a search result marks the words it matched (search.js).
+    if (document.activeElement === input || (/[?&]highlight=/.test(location.search) && document.body.classList.contains("kind-paper"))) load();
   }
 
   setUpTheme();

@@ -276,8 +276,14 @@ def test_search_page_results_for_every_case_are_inert(page, hostile_site):
         page.goto(f"{(hostile_site / 'search.html').resolve().as_uri()}?q={query}", wait_until="load")
         wait_for_results(page, "#search-page-results a", f"search.html?q={query}")
         hrefs = page.eval_on_selector_all("#search-page-results a", "els => els.map(a => a.getAttribute('href'))")
-        assert any(h and h.endswith(f"papers/{case_slug(case)}.html") for h in hrefs), (query, hrefs)
+        paper = f"papers/{case_slug(case)}.html"
+        link = next((h for h in hrefs if h and h.partition("?")[0].endswith(paper)), None)
+        assert link is not None, (query, hrefs)
         problems += check_inert(page, hostile_site, f"search.html?q={query}")
+        # Its page as the result opens it: the words it matched marked, nothing else added.
+        page.goto(f"{(hostile_site / paper).resolve().as_uri()}?{link.partition('?')[2]}", wait_until="load")
+        page.wait_for_selector(".search-matches")
+        problems += check_inert(page, hostile_site, f"{paper} from the result")
     assert problems == []
     assert page.dialogs == []
     assert page.console_errors == []
@@ -393,7 +399,10 @@ def test_search_works_from_file_under_the_csp(page, shipped_site):
     page.goto(f"{(shipped_site / 'search.html').resolve().as_uri()}?q=shapley", wait_until="load")
     wait_for_results(page, "#search-page-results a", "search.html?q=shapley")
     hrefs = page.eval_on_selector_all("#search-page-results a", "els => els.map(a => a.getAttribute('href'))")
-    assert any(h and h.endswith("papers/fastsverl.html") for h in hrefs), hrefs
+    link = next((h for h in hrefs if h and h.partition("?")[0].endswith("papers/fastsverl.html")), None)
+    assert link is not None, hrefs
+    page.click(f'#search-page-results a[href="{link}"]')   # its page marks the words it matched
+    page.wait_for_selector(".abstract mark")
     assert page.console_errors == []
     assert page.dialogs == []
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
-from urllib.parse import quote
+from urllib.parse import parse_qs, quote, urlsplit
 
 import pytest
 from conftest import REPO, QuietHandler, build_args, make_project, paper_text, served
@@ -70,6 +70,16 @@ def file_url(site: Path, path: str) -> str:
     return (site / path).as_uri()
 
 
+def paper_of(href: str) -> str:
+    """A result's link without the terms it carries for its page to mark."""
+    return href.partition("?")[0]
+
+
+def highlighted_terms(href: str) -> list[str]:
+    """The index terms a result's link carries (`?highlight=`), for its page to mark."""
+    return parse_qs(urlsplit(href).query).get("highlight", [""])[0].split()
+
+
 def search_requests(page) -> list[str]:
     names = page.evaluate("performance.getEntriesByType('resource').map(e => e.name)")
     return [n for n in names if n.endswith(SEARCH_FILES)]
@@ -92,7 +102,8 @@ def shapley_then_enter(page, start_url: str) -> None:
     option = first_option(page)
     assert option.locator(".result-title").inner_text().startswith("FastSVERL")
     assert option.get_attribute("aria-selected") == "true"
-    assert option.get_attribute("href").endswith("papers/fastsverl.html")
+    assert paper_of(option.get_attribute("href")).endswith("papers/fastsverl.html")
+    assert highlighted_terms(option.get_attribute("href")) == ["shaplei"]   # what it matched, for the page to mark
     # The listbox is named, and each option is the result's link, no control inside another (axe:
     # aria-input-field-name, nested-interactive).
     assert page.get_attribute("#search-popup-list", "aria-label") == "Search results"
@@ -100,8 +111,9 @@ def shapley_then_enter(page, start_url: str) -> None:
     assert option.locator("mark").count() >= 1  # "Shapley" highlighted
     with page.expect_navigation():
         page.keyboard.press("Enter")
-    assert page.url.endswith("/papers/fastsverl.html")
+    assert paper_of(page.url).endswith("/papers/fastsverl.html")
     assert page.locator("h1").inner_text().startswith("FastSVERL")
+    page.wait_for_selector(".abstract mark")
     assert page.console_errors == [] and page.dialogs == []
 
 
@@ -111,7 +123,76 @@ def test_file_url_shapley_enter(site, page):
 
 def test_http_sub_path_shapley_enter(http_base, page):
     shapley_then_enter(page, http_base + "index.html")
-    assert page.url == http_base + "papers/fastsverl.html"
+    assert paper_of(page.url) == http_base + "papers/fastsverl.html"
+
+
+def marked_words(page) -> list[str]:
+    return page.eval_on_selector_all("main mark", "marks => marks.map(m => m.textContent)")
+
+
+def test_a_result_opens_its_page_with_the_words_it_matched_marked(site, page):
+    """As Sphinx and Material for MkDocs do: the words a result matched are marked on its page, found
+    as the results were (a misspelling's close spelling, a stem's other forms), and can be hidden."""
+    requested = []   # (file:// loads leave no resource timing entries)
+    page.on("request", lambda r: requested.append(r.url.rsplit("/", 1)[-1]))
+    page.goto(file_url(site, "papers/fastsverl.html"))
+    page.wait_for_timeout(300)
+    assert marked_words(page) == [] and page.locator(".search-matches").count() == 0
+    assert not {"search.js", "search-core.js"} & set(requested)   # a plain view of a paper loads nothing for search
+    texts, markup = [page.inner_text(part) for part in ("h1", ".abstract")], page.inner_html(".abstract")
+    page.goto(file_url(site, "search.html") + "?q=" + quote("shaply value"))   # a typo, and a stem
+    link = page.locator("#search-page-results .paper-card-title a").first
+    link.wait_for()
+    assert paper_of(link.get_attribute("href")) == "papers/fastsverl.html"
+    assert highlighted_terms(link.get_attribute("href")) == ["shaplei", "valu"]
+    requested.clear()
+    with page.expect_navigation():
+        link.click()
+    page.wait_for_selector(".search-matches")
+    assert set(marked_words(page)) == {"Shapley", "values"}
+    assert page.locator("h1#title mark").count() == 2 and page.locator(".abstract mark").count() >= 2
+    assert page.locator(".abstract h2 mark").count() == 0
+    assert [page.inner_text(part) for part in ("h1", ".abstract")] == texts   # marked, not changed
+    assert page.inner_text(".search-matches") == "Words your search matched are highlighted. Hide highlights"
+    # The query's code is loaded for it, not the index, the store or lunr.js.
+    assert "search-core.js" in requested and not {name for name in requested if name.endswith(SEARCH_FILES)} - {"search-core.js"}
+    page.click(".search-matches button")
+    assert marked_words(page) == [] and page.locator(".search-matches").count() == 0
+    assert page.inner_html(".abstract") == markup
+    assert page.evaluate("document.activeElement.id") == "main"
+    assert page.console_errors == [] and page.dialogs == []
+
+
+def test_highlight_terms_over_http_and_hidden_from_the_address(http_base, page):
+    page.goto(http_base + "search.html?q=shapley")
+    link = page.locator("#search-page-results .paper-card-title a").first
+    link.wait_for()
+    with page.expect_navigation():
+        link.click()
+    assert page.url == http_base + "papers/fastsverl.html?highlight=shaplei"
+    page.wait_for_selector(".search-matches")
+    assert set(marked_words(page)) == {"Shapley"}
+    page.click(".search-matches button")
+    assert page.url == http_base + "papers/fastsverl.html"   # a copied address marks nothing
+    page.reload()
+    page.wait_for_timeout(300)
+    assert marked_words(page) == []
+    assert page.console_errors == [] and page.dialogs == []
+
+
+def test_highlight_terms_are_never_markup(site, page):
+    """The terms come from the address, which anyone can write: they are compared with words,
+    never inserted; markup in the paper's own text stays text."""
+    hostile = quote("<img src=y onerror=alert(1)> quokka \" onmouseover=alert(2) <b>")
+    page.goto(file_url(site, "papers/markup-title.html") + "?highlight=" + hostile)
+    page.wait_for_selector(".search-matches")
+    assert set(marked_words(page)) == {"Quokka"}
+    assert page.locator("main img, main script, main b").count() == 0
+    assert "<img src=x onerror=alert(1)>" in page.inner_text("h1")
+    page.goto(file_url(site, "papers/fastsverl.html") + "?highlight=" + quote("nothingmatches"))
+    page.wait_for_timeout(500)
+    assert marked_words(page) == [] and page.locator(".search-matches").count() == 0   # nothing to hide
+    assert page.dialogs == [] and page.console_errors == []
 
 
 def test_from_a_nested_page_over_http(http_base, page):
@@ -135,7 +216,7 @@ def test_results_page_lists_the_diffusion_papers(site, page):
     page.goto(file_url(site, "search.html") + "?q=diffusion")
     page.wait_for_selector("#search-page-results li.paper-card")
     hrefs = page.locator("#search-page-results .paper-card-title a").evaluate_all("els => els.map(e => e.getAttribute('href'))")
-    found = {h.rsplit("/", 1)[-1].removesuffix(".html") for h in hrefs}
+    found = {paper_of(h).rsplit("/", 1)[-1].removesuffix(".html") for h in hrefs}
     expected = diffusion_papers(site)
     assert len(expected) >= 2 and found == expected
     assert page.input_value("#search-page-input") == "diffusion"
@@ -177,7 +258,7 @@ def test_a_pasted_title_with_a_colon_finds_its_paper(site, page):
     page.goto(file_url(site, "search.html") + "?q=" + quote(query))
     page.wait_for_selector("#search-page-results li.paper-card")
     first = page.locator("#search-page-results .paper-card-title a").first
-    assert first.get_attribute("href").endswith("papers/fastsverl.html")
+    assert paper_of(first.get_attribute("href")).endswith("papers/fastsverl.html")
     assert "can't be read" not in page.locator("#search-status").inner_text()
     page.goto(file_url(site, "index.html"))
     type_query(page, "FastSVERL: A scalable")
@@ -451,7 +532,7 @@ def test_file_url_search_on_a_sharded_site(sharded, page):
     assert "Close spellings" in page.inner_text("#search-popup")
     with page.expect_navigation():
         page.keyboard.press("Enter")
-    assert page.url.endswith("/papers/fastsverl.html")
+    assert paper_of(page.url).endswith("/papers/fastsverl.html")
     page.goto(file_url(sharded, "search.html") + "?q=" + quote("title:shapley"))   # a field
     page.wait_for_selector("#search-page-results li.paper-card")
     assert page.locator("#search-page-results li.paper-card").count() == 1

@@ -77,7 +77,9 @@ def test_alias_redirect_and_abstract_headings_are_valid_and_linked(tmp_path):
     assert check_site(site) == []
 
 
-AXE_PAGES = ["index.html", "papers/fastsverl.html", "tags/reinforcement-learning.html", "tags/index.html", "search.html"]
+# With a query: checked once its results, or its marked words, are shown.
+AXE_PAGES = ["index.html", "papers/fastsverl.html", "papers/fastsverl.html?highlight=shaplei+valu",
+             "tags/reinforcement-learning.html", "tags/index.html", "search.html", "search.html?q=learning"]
 # The shipped content has no authors: these are people_site's.
 PEOPLE_PAGES = ["authors/ada-lovelace.html", "authors/index.html", "authors/letters/l.html", "venues/index.html",
                 "venues/icml.html", "venues/icml/2019.html", "added.html"]
@@ -93,10 +95,10 @@ def test_axe_finds_no_violations(browser, request, site_fixture, names, scheme):
     problems = []
     try:
         for name in names:
-            page.goto((site / name).resolve().as_uri(), wait_until="load")
-            if name == "search.html":
-                page.goto((site / name).resolve().as_uri() + "?q=learning", wait_until="load")
-                page.wait_for_timeout(300)  # let results render, so they are checked too
+            path, _, query = name.partition("?")
+            page.goto((site / path).resolve().as_uri() + (f"?{query}" if query else ""), wait_until="load")
+            if query:
+                page.wait_for_selector(".search-matches, #search-page-results li")
             assert page.evaluate("matchMedia('(prefers-color-scheme: dark)').matches") == (scheme == "dark")
             problems += axe_violations(page, f"{scheme} {name}")
     finally:
