@@ -80,9 +80,22 @@ def highlighted_terms(href: str) -> list[str]:
     return parse_qs(urlsplit(href).query).get("highlight", [""])[0].split()
 
 
-def search_requests(page) -> list[str]:
-    names = page.evaluate("performance.getEntriesByType('resource').map(e => e.name)")
-    return [n for n in names if n.endswith(SEARCH_FILES)]
+def record_requests(page) -> list[str]:
+    """What `page` requests, from each document it opens on (its own request first): a request
+    listener sees file:// loads too, which leave no resource timing entries."""
+    requested: list[str] = []
+
+    def on_request(request) -> None:
+        if request.is_navigation_request() and request.frame == page.main_frame:
+            requested.clear()
+        requested.append(request.url)
+
+    page.on("request", on_request)
+    return requested
+
+
+def search_requests(requested: list[str]) -> list[str]:
+    return [url for url in requested if url.endswith(SEARCH_FILES)]
 
 
 def type_query(page, text: str) -> None:
@@ -96,8 +109,9 @@ def first_option(page):
 
 
 def shapley_then_enter(page, start_url: str) -> None:
+    requested = record_requests(page)
     page.goto(start_url)
-    assert search_requests(page) == []  # a plain page view loads nothing for search
+    assert page.locator("#search-input").is_visible() and search_requests(requested) == []  # a plain page view loads nothing for search
     type_query(page, "shapley")
     option = first_option(page)
     assert option.locator(".result-title").inner_text().startswith("FastSVERL")
@@ -133,19 +147,17 @@ def marked_words(page) -> list[str]:
 def test_a_result_opens_its_page_with_the_words_it_matched_marked(site, page):
     """As Sphinx and Material for MkDocs do: the words a result matched are marked on its page, found
     as the results were (a misspelling's close spelling, a stem's other forms), and can be hidden."""
-    requested = []   # (file:// loads leave no resource timing entries)
-    page.on("request", lambda r: requested.append(r.url.rsplit("/", 1)[-1]))
+    requested = record_requests(page)
     page.goto(file_url(site, "papers/fastsverl.html"))
     page.wait_for_timeout(300)
     assert marked_words(page) == [] and page.locator(".search-matches").count() == 0
-    assert not {"search.js", "search-core.js"} & set(requested)   # a plain view of a paper loads nothing for search
+    assert not [url for url in requested if url.endswith(("search.js", *SEARCH_FILES))]   # a plain view loads nothing for search
     texts, markup = [page.inner_text(part) for part in ("h1", ".abstract")], page.inner_html(".abstract")
     page.goto(file_url(site, "search.html") + "?q=" + quote("shaply value"))   # a typo, and a stem
     link = page.locator("#search-page-results .paper-card-title a").first
     link.wait_for()
     assert paper_of(link.get_attribute("href")) == "papers/fastsverl.html"
     assert highlighted_terms(link.get_attribute("href")) == ["shaplei", "valu"]
-    requested.clear()
     with page.expect_navigation():
         link.click()
     page.wait_for_selector(".search-matches")
@@ -155,7 +167,7 @@ def test_a_result_opens_its_page_with_the_words_it_matched_marked(site, page):
     assert [page.inner_text(part) for part in ("h1", ".abstract")] == texts   # marked, not changed
     assert page.inner_text(".search-matches") == "Words your search matched are highlighted. Hide highlights"
     # The query's code is loaded for it, not the index, the store or lunr.js.
-    assert "search-core.js" in requested and not {name for name in requested if name.endswith(SEARCH_FILES)} - {"search-core.js"}
+    assert [url.rsplit("/", 1)[-1] for url in search_requests(requested)] == ["search-core.js"]
     page.click(".search-matches button")
     assert marked_words(page) == [] and page.locator(".search-matches").count() == 0
     assert page.inner_html(".abstract") == markup
@@ -196,12 +208,13 @@ def test_highlight_terms_are_never_markup(site, page):
 
 
 def test_from_a_nested_page_over_http(http_base, page):
+    requested = record_requests(page)
     page.goto(http_base + "papers/aapt.html")
     type_query(page, "diffusion")
     href = first_option(page).get_attribute("href")
     assert href.startswith("../papers/")
     page.wait_for_function("() => window.PapersiteSearch?.state?.() === 'ready'")
-    loaded = search_requests(page)
+    loaded = search_requests(requested)
     assert sorted(u.rsplit("/", 1)[-1] for u in loaded) == sorted(FIRST_USE)
     assert all(u.startswith(http_base + "assets/") for u in loaded)
     assert page.console_errors == []
@@ -582,10 +595,11 @@ def test_http_search_on_a_sharded_site(sharded, page, tmp_path):
     shutil.copytree(sharded, www / "sub")
     with served(www, FaviconHandler) as root:
         base = root + "sub/"
+        requested = record_requests(page)
         page.goto(base + "index.html")
         type_query(page, "diffusion")
         assert first_option(page).get_attribute("href").startswith("papers/")
-        assert "search-shards.js" in [u.rsplit("/", 1)[-1] for u in search_requests(page)]
+        assert "search-shards.js" in [u.rsplit("/", 1)[-1] for u in search_requests(requested)]
         page.goto(base + "search.html?q=" + quote("+diffusion -video"))
         page.wait_for_selector("#search-page-results li.paper-card")
         assert "AAPT" not in page.inner_text("#search-page-results")
