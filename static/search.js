@@ -479,6 +479,7 @@
     var input = document.getElementById("search-page-input");
     var status = document.getElementById("search-status");
     var tagSelect = document.getElementById("search-page-tag");
+    var sortSelect = document.getElementById("search-page-sort");   // only where papers have several years
     // The filters beside the topic: each narrows the results to the papers its field query finds.
     var filters = [["venue", "venue", " at "], ["year", "year", " from "], ["author", "authors", " by "]].map(function (f) {
       return { param: f[0], field: f[1], says: f[2], control: document.getElementById("search-page-" + f[0]) };
@@ -487,6 +488,7 @@
     var params = new URLSearchParams(location.search), ignored = [];
     input.value = params.get("q") || "";
     if (tagSelect) chooseFromUrl(tagSelect, params.get("tag"), "topic", ignored);
+    if (sortSelect) chooseFromUrl(sortSelect, params.get("sort"), "order", []);   // another order: the default one
     filters.forEach(function (f) {
       if (f.control.tagName === "SELECT") chooseFromUrl(f.control, params.get(f.param), f.param, ignored);
       else f.control.value = params.get(f.param) || "";
@@ -595,7 +597,27 @@
     function remember(q, t) {
       var query = "?q=" + encodeURIComponent(q) + (t ? "&tag=" + encodeURIComponent(t) : "");
       filters.forEach(function (f) { if (f.control.value.trim()) query += "&" + f.param + "=" + encodeURIComponent(f.control.value.trim()); });
+      if (newest()) query += "&sort=newest";
       try { history.replaceState(null, "", query); } catch (e) { /* file:// may refuse; the form still works */ }
+    }
+
+    function newest() { return !!sortSelect && sortSelect.value === "newest"; }
+
+    // Newest first: the papers with every word, then those with some of them (as ranked), each
+    // by year, newest first, in rank order within a year. Documents are numbered in the site's
+    // order, newest year first, and the store gives the first document of each year.
+    function sortNewest() {
+      var starts = store.years || [];
+      var order = shown.docs.map(function (d, i) {
+        var year = 0;
+        for (var y = 0; y < starts.length && starts[y][1] <= d; y++) year = starts[y][0];
+        return { i: i, year: year, full: shown.full[i] ? 1 : 0 };
+      });
+      order.sort(function (a, b) { return b.full - a.full || b.year - a.year || a.i - b.i; });
+      ["docs", "terms", "full"].forEach(function (key) {
+        var before = shown[key];
+        shown[key] = order.map(function (o) { return before[o.i]; });
+      });
     }
 
     // The documents of topic `t` as a set (every document when there is none): done(set or null, error).
@@ -681,6 +703,7 @@
             shown.full.push(outcome.mode !== "any" && i < (outcome.mode === "some" ? outcome.every : Infinity));
           });
           shown.every = shown.full.filter(Boolean).length;
+          if (newest()) sortNewest();
           var quote = "\u201c" + q.trim() + "\u201d", n = shown.docs.length, extra = notes(outcome);
           if (!n) {
             say(("No papers match " + quote + where + "." + tooCommon(q) + " " + extra).trim(), tagIndexLink("Browse by topic instead."));
@@ -708,6 +731,7 @@
     input.addEventListener("input", update);
     input.addEventListener("focus", start);
     if (tagSelect) tagSelect.addEventListener("change", update);
+    if (sortSelect) sortSelect.addEventListener("change", update);
     filters.forEach(function (f) { f.control.addEventListener(f.control.tagName === "SELECT" ? "change" : "input", update); });
     if (input.value.trim() || tag() || filtered()) start();
     render();

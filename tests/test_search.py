@@ -250,6 +250,35 @@ def test_store(site, store):
     assert (site / store["tagIndex"]).is_file()
 
 
+YEARS = {"a.md": (2019, "ICML"), "b.md": (2025, "NeurIPS"), "c.md": (2021, "ICML"), "d.md": (2025, "ICML"),
+         "e.md": (2019, "CoRL"), "f.md": (2021, "NeurIPS")}
+
+
+def year_of(years: list, doc: int) -> int:
+    """A document's year as static/search.js `sortNewest` reads it from the store."""
+    return [year for year, first in years if first <= doc][-1]
+
+
+def years_site(root: Path) -> Path:
+    """A site of YEARS' papers, built."""
+    papers = {name: paper_text(id=f"y-{name[0]}", slug=f"paper-{name[0]}", year=str(year), venue=venue)
+              for name, (year, venue) in YEARS.items()}
+    make_project(root, papers)
+    assert main(build_args(root)) == 0
+    return root / "site"
+
+
+def test_the_store_gives_each_documents_year(tmp_path):
+    """The results page sorts by year from the first document of each year, which holds only
+    while the index numbers its documents newest year first (test_search_shards.py: in shards too)."""
+    built = years_site(tmp_path / "proj")
+    compact, store = read_global(built / urls.SEARCH_INDEX), read_global(built / urls.SEARCH_STORE)
+    assert store["years"] == [[2025, 0], [2021, 2], [2019, 4]]
+    assert [year_of(store["years"], doc) for doc in range(len(compact["refs"]))] == \
+        [store["docs"][ref][5] for ref in compact["refs"]] == [2025, 2025, 2021, 2021, 2019, 2019]
+    assert search.year_starts([]) == []
+
+
 def test_a_small_site_is_one_small_download(site):
     assert not (site / search_shards.DIRECTORY).exists()
     shipped = (site / urls.SEARCH_INDEX).read_bytes() + (site / urls.SEARCH_STORE).read_bytes()

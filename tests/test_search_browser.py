@@ -207,6 +207,44 @@ def test_highlight_terms_are_never_markup(site, page):
     assert page.dialogs == [] and page.console_errors == []
 
 
+def test_results_newest_first(tmp_path, site, page):
+    """"Newest first" orders each group (every word, then some of them) by year, in rank order
+    within a year; the address keeps it. A site whose papers share one year offers no order."""
+    papers = {
+        "a.md": paper_text(id="n-a", slug="quokka-bandits", title="'Quokka bandits'", year="2019", venue="ICML",
+                           body="Quokka bandits, quokka bandits: quokka bandits for quokka."),
+        "b.md": paper_text(id="n-b", slug="late-both", title="'A late paper'", year="2025", body="One quokka met bandits."),
+        "c.md": paper_text(id="n-c", slug="bandits-only", title="'Middle paper'", year="2021", venue="ICML", body="Bandits alone."),
+        "d.md": paper_text(id="n-d", slug="quokka-only", title="'Late paper'", year="2025", venue="ICML", body="A quokka alone."),
+        "e.md": paper_text(id="n-e", slug="unrelated", title="'Other paper'", year="2023", venue="CoRL", body="Nothing here."),
+    }
+    root = make_project(tmp_path / "proj", papers)
+    assert main(build_args(root)) == 0
+
+    def listed() -> list[str]:
+        page.wait_for_selector("#search-page-results li.paper-card")
+        return page.eval_on_selector_all("#search-page-results > li", """items => items.map(li =>
+            li.classList.contains("search-divider") ? "|" : li.querySelector(".paper-card-title a").getAttribute("href").split("?")[0])""")
+
+    page.goto(file_url(root / "site", "search.html") + "?q=" + quote("quokka bandits"))
+    relevant = listed()
+    assert relevant[:3] == ["papers/quokka-bandits.html", "papers/late-both.html", "|"]
+    assert page.input_value("#search-page-sort") == ""
+    page.select_option("#search-page-sort", "newest")
+    page.wait_for_function("() => location.search.includes('sort=newest')")
+    newest = ["papers/late-both.html", "papers/quokka-bandits.html", "|", "papers/quokka-only.html", "papers/bandits-only.html"]
+    assert listed() == newest
+    page.reload()
+    assert page.input_value("#search-page-sort") == "newest" and listed() == newest
+    page.select_option("#search-page-sort", "")
+    page.wait_for_function("() => !location.search.includes('sort=')")
+    assert listed() == relevant
+    page.goto(file_url(site, "search.html") + "?q=shapley&sort=newest")   # one year: no order to choose
+    page.wait_for_selector("#search-page-results li.paper-card")
+    assert page.locator("#search-page-sort").count() == 0
+    assert page.console_errors == [] and page.dialogs == []
+
+
 def test_from_a_nested_page_over_http(http_base, page):
     requested = record_requests(page)
     page.goto(http_base + "papers/aapt.html")

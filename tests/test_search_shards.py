@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from lunr.index import Index
-from test_search import EXTRA_PAPERS, JS, QUERIES, build_project, needs_node, node, refs, shipped_site
+from test_search import EXTRA_PAPERS, JS, QUERIES, build_project, needs_node, node, refs, shipped_site, year_of, years_site
 
 from papersite import urls
 from papersite.digests import digest
@@ -164,6 +164,14 @@ def test_files_are_byte_stable_and_an_edit_changes_few(site, sharded, tmp_path):
     allowed = {urls.SEARCH_INDEX} | {search_shards.script_path(search_shards.list_name(f, t)) for t in terms for f in range(len(search_terms.FIELD_NAMES))} | \
               {search_shards.script_path("d-" + (search_shards.file_name(key) or "_")) for key in touched | cut}
     assert set(changed) <= allowed and len(changed) < len(after) / 3
+
+
+def test_the_sharded_store_gives_each_documents_year(tmp_path):
+    sharded = sharded_copy(years_site(tmp_path / "proj"), tmp_path / "sharded")
+    source = ShardSource(sharded)
+    years = oracle.read_js_global((sharded / urls.SEARCH_STORE).read_text(encoding="utf-8"))["years"]
+    assert [year_of(years, doc) for doc in range(source.documents)] == [source.doc(doc)[5] for doc in range(source.documents)]
+    assert len(years) == 3
 
 
 def test_file_names():

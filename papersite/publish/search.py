@@ -196,7 +196,19 @@ def store_pages(site: Site) -> dict:
         "tagIndex": urls.TAG_INDEX,
         "tags": {listing.tag.slug: [listing.tag.name, urls.tag_path(listing.tag.slug)] for listing in site.tags},
         "author": urls.author_path("\0").split("\0"),
+        "years": year_starts([page.paper.year for page in site.papers]),
     }
+
+
+def year_starts(years: Sequence[int]) -> list[list[int]]:
+    """[[year, its first document], ...]: documents are numbered in the site's order, newest year
+    first (inputs/papers.py `sort_papers`), so the results page sorts its results by year with
+    these few numbers, not a store entry per result."""
+    starts: list[list[int]] = []
+    for doc, year in enumerate(years):
+        if not starts or starts[-1][0] != year:
+            starts.append([year, doc])
+    return starts
 
 
 def byline(page: PaperPage) -> list:
