@@ -24,6 +24,7 @@
 //       the page of authors[i] relative to the site root ("authors/<slug>.html"), or ""; authorCount, when
 //       `authors` are only the first ones (a search result's), how many the paper has.
 //   .has(slug), .entries(), .add(entry), .remove(slug), .onChange(fn), .available
+//   .bibtex([{slug, title}], done(text, left)): those papers' BibTeX as the list's export gives it
 // All DOM is built with createElement/textContent: titles and summaries are never parsed as HTML.
 (function () {
   "use strict";
@@ -337,6 +338,13 @@
     return list.filter(function (e) { return !builtEntry(e.slug) && !e.bibtex; }).length;
   }
 
+  // The BibTeX export of `list` ([{slug, title}], a search page's results), loading what it needs
+  // first: done(text, left), `left` the papers whose entries could not be loaded (comments in it).
+  function bibtexOf(list, done) {
+    if (builtFor(list)) { done(bibtex(list), 0); return; }
+    loadBuilt(list, function () { done(bibtex(list), unexported(list)); });
+  }
+
   function markdownText(value) {
     return value.replace(/([\\`*_[\]<>])/g, "\\$1").replace(/\s+/g, " ").trim();
   }
@@ -533,7 +541,7 @@
 
   window.papersiteReadingList = {
     available: available, key: KEY, entries: entries, has: has, add: add, remove: remove,
-    onChange: onChange, toggleButton: toggleButton, markdown: markdown
+    onChange: onChange, toggleButton: toggleButton, markdown: markdown, bibtex: bibtexOf
   };
 
   setUpPageToggle();

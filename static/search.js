@@ -498,8 +498,10 @@
                                         (ignored.length > 1 ? "those filters are" : "that filter is") + " off."), status);
     }
     // The list shown: result documents, their results (for the terms they matched, `termsOf`),
-    // whether each has every word, the plain query they answer (for its author, `authorOf`).
-    var shown = { docs: [], terms: [], full: [], count: 0, every: 0, termsOf: null, query: "" }, started = false;
+    // whether each has every word, the plain query they answer (for its author, `authorOf`), the
+    // papers listed so far (for their BibTeX).
+    function nothingShown() { return { docs: [], terms: [], full: [], count: 0, every: 0, termsOf: null, query: "", papers: [] }; }
+    var shown = nothingShown(), started = false;
 
     function tag() { return tagSelect ? tagSelect.value : ""; }
     function filtered() { return filters.some(function (f) { return f.control.value.trim(); }); }
@@ -579,6 +581,7 @@
           if (d) {
             var item = results.appendChild(card(d, shown.termsOf ? shown.termsOf(shown.terms[at]) : {}));
             first = first || item;
+            shown.papers.push({ slug: d.ref, title: d.title });
           }
         });
         // The button that asked for more is gone: the keyboard goes on from the first of them.
@@ -591,6 +594,46 @@
           li.appendChild(button);
           results.appendChild(li);
         }
+        showExport();
+      });
+    }
+
+    // "BibTeX of the 20 papers shown", below the count: the build's entries of the results listed
+    // so far, in their order, as the reading list exports them (reading-list.js), as a file.
+    var exporter = null;
+    function showExport() {
+      var lists = window.papersiteReadingList;
+      if (!lists || !lists.bibtex) return;
+      if (!exporter) {
+        exporter = { box: el("p", "search-export"), button: el("button", "button"), note: el("span", "search-export-note") };
+        exporter.button.type = "button";
+        exporter.box.appendChild(exporter.button);
+        exporter.box.appendChild(exporter.note);
+        status.parentNode.insertBefore(exporter.box, status.nextSibling);
+        exporter.button.addEventListener("click", exportShown);
+      }
+      var n = shown.papers.length;
+      exporter.box.hidden = !n;
+      exporter.button.disabled = false;
+      exporter.button.textContent = "BibTeX of the " + (n === 1 ? "paper" : n + " papers") + " shown";
+      exporter.note.textContent = "";
+    }
+
+    function exportShown() {
+      var list = shown.papers.slice(), ticket = latest.page;
+      exporter.button.disabled = true;
+      exporter.button.textContent = "Loading BibTeX\u2026";
+      window.papersiteReadingList.bibtex(list, function (text, left) {
+        if (latest.page !== ticket) return;   // another query meanwhile: its own list is shown
+        showExport();
+        if (left) exporter.note.textContent = " " + left + " of " + list.length + " entries could not be loaded and are left as comments: press again to try again.";
+        var link = el("a"), url = URL.createObjectURL(new Blob([text], { type: "application/x-bibtex;charset=utf-8" }));
+        link.href = url;
+        link.download = "search-results.bib";
+        document.body.appendChild(link);
+        link.click();
+        document.body.removeChild(link);
+        setTimeout(function () { URL.revokeObjectURL(url); }, 1000);
       });
     }
 
@@ -662,7 +705,7 @@
     function render() {
       var q = input.value, t = tag(), ticket = latest.page = (latest.page || 0) + 1;
       function current() { return latest.page === ticket; }
-      function reset() { clearNode(results); shown = { docs: [], terms: [], full: [], count: 0, every: 0, termsOf: null, query: "" }; }
+      function reset() { clearNode(results); shown = nothingShown(); showExport(); }
       if (!q.trim() && !t && !filtered()) { reset(); say("Type a query to search every paper."); return; }
       if (state !== "ready") { say(state === "failed" ? "Search could not be loaded." : "Loading search\u2026"); return; }
       var where = (t ? " in " + tagName(t) : "") + filters.map(function (f) {

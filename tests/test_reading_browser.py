@@ -242,6 +242,46 @@ def test_bibtex_export_of_a_large_site_loads_only_its_papers_parts(tex_site, pag
     assert f"({urls.bibtex_part(part[FIRST])})" in problem.inner_text()
 
 
+def result_slugs(page) -> list[str]:
+    return page.eval_on_selector_all("#search-page-results .paper-card-title a",
+                                     "links => links.map(a => a.getAttribute('href').split('?')[0].slice(7, -5))")
+
+
+def test_search_results_export_as_bibtex(tex_site, page, tmp_path):
+    """The results listed so far, in their order, as papers.bib has their entries; a large site's
+    from their parts alone, and a part that cannot be loaded said and left as comments."""
+    site = parted_copy(tex_site, tmp_path / "parted")
+    entries = papers_bib_entries(site)
+    for built in (tex_site, site):
+        page.goto(url_of(built, "search.html") + "?q=learning")
+        button = page.locator(".search-export button")
+        button.wait_for()
+        slugs = result_slugs(page)
+        assert len(slugs) > 5 and button.inner_text() == f"BibTeX of the {len(slugs)} papers shown"
+        with page.expect_download() as info:
+            button.click()
+        assert info.value.suggested_filename == "search-results.bib"
+        assert Path(info.value.path()).read_bytes() == "\n".join(entries[slug] for slug in slugs).encode("utf-8")
+    parts = read_js_global((site / urls.SEARCH_BIBTEX).read_text(encoding="utf-8"))["parts"]
+    part = dict(zip(entries, search.bibtex_parts_of(list(entries), parts)))
+    loaded = page.eval_on_selector_all('script[src*="assets/bibtex/"]', "els => els.map(e => e.getAttribute('src'))")
+    assert sorted(loaded) == sorted({urls.bibtex_part(part[slug]) for slug in slugs})
+    page.goto(url_of(site, "search.html") + "?q=quokka")   # a paper whose part is gone
+    page.locator(".search-export button").wait_for()
+    assert result_slugs(page) == [TEX_PAPER] and page.inner_text(".search-export button") == "BibTeX of the paper shown"
+    assert page.console_errors == []
+    (site / urls.bibtex_part(part[TEX_PAPER])).unlink()
+    with page.expect_download() as info:
+        page.click(".search-export button")
+    text = Path(info.value.path()).read_text(encoding="utf-8")
+    assert text.startswith('% "Quokka & co.') and "its entry could not be loaded" in text
+    assert "could not be loaded and are left as comments" in page.inner_text(".search-export")
+    page.goto(url_of(site, "search.html") + "?q=xyzzyqq")   # nothing found: nothing to export
+    page.wait_for_function("() => document.querySelector('#search-status').textContent.includes('No papers')")
+    assert page.locator(".search-export:visible").count() == 0
+    assert page.console_errors == ["Failed to load resource: net::ERR_FILE_NOT_FOUND"] and page.dialogs == []   # the part removed
+
+
 def test_saved_papers_link_their_authors_pages(tex_site, page):
     save(page, tex_site, TEX_PAPER)
     page.goto(url_of(tex_site, "reading-list.html"))
