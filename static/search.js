@@ -209,15 +209,14 @@
     return marked;
   }
 
-  // "Words your search matched are highlighted. [Hide highlights]", after the paper's header: hiding
-  // them restores the text as it was and drops the terms from the address.
+  // "Hide highlights", beside the Save toggle, whose line the page has before any script runs (so
+  // nothing moves): it restores the text as it was and drops the terms from the address.
   function offerToHide(targets) {
-    var note = el("p", "search-matches", "Words your search matched are highlighted. ");
-    var button = el("button", "button", "Hide highlights");
+    var button = el("button", "button search-matches-hide", "Hide highlights");
     button.type = "button";
-    note.appendChild(button);
-    var header = targets[0].closest("header") || targets[0].parentNode;
-    header.appendChild(note);
+    var save = document.querySelector(".paper-header .save-toggle");
+    if (save) save.parentNode.insertBefore(button, save.nextSibling);
+    else (targets[0].closest("header") || targets[0].parentNode).appendChild(button);
     button.addEventListener("click", function () {
       Array.prototype.forEach.call(targets, function (target) {
         Array.prototype.slice.call(target.querySelectorAll("mark")).forEach(function (mark) {
@@ -226,7 +225,7 @@
           parent.normalize();
         });
       });
-      note.parentNode.removeChild(note);
+      button.parentNode.removeChild(button);
       try {
         var url = new URL(location.href);
         url.searchParams.delete(HIGHLIGHT_PARAM);

@@ -282,7 +282,7 @@ def test_search_page_results_for_every_case_are_inert(page, hostile_site):
         problems += check_inert(page, hostile_site, f"search.html?q={query}")
         # Its page as the result opens it: the words it matched marked, nothing else added.
         page.goto(f"{(hostile_site / paper).resolve().as_uri()}?{link.partition('?')[2]}", wait_until="load")
-        page.wait_for_selector(".search-matches")
+        page.wait_for_selector(".search-matches-hide")
         problems += check_inert(page, hostile_site, f"{paper} from the result")
     assert problems == []
     assert page.dialogs == []

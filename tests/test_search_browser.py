@@ -150,9 +150,10 @@ def test_a_result_opens_its_page_with_the_words_it_matched_marked(site, page):
     requested = record_requests(page)
     page.goto(file_url(site, "papers/fastsverl.html"))
     page.wait_for_timeout(300)
-    assert marked_words(page) == [] and page.locator(".search-matches").count() == 0
+    assert marked_words(page) == [] and page.locator(".search-matches-hide").count() == 0
     assert not [url for url in requested if url.endswith(("search.js", *SEARCH_FILES))]   # a plain view loads nothing for search
     texts, markup = [page.inner_text(part) for part in ("h1", ".abstract")], page.inner_html(".abstract")
+    top = page.evaluate("document.querySelector('.abstract').getBoundingClientRect().top")
     page.goto(file_url(site, "search.html") + "?q=" + quote("shaply value"))   # a typo, and a stem
     link = page.locator("#search-page-results .paper-card-title a").first
     link.wait_for()
@@ -160,16 +161,18 @@ def test_a_result_opens_its_page_with_the_words_it_matched_marked(site, page):
     assert highlighted_terms(link.get_attribute("href")) == ["shaplei", "valu"]
     with page.expect_navigation():
         link.click()
-    page.wait_for_selector(".search-matches")
+    page.wait_for_selector(".search-matches-hide")
     assert set(marked_words(page)) == {"Shapley", "values"}
     assert page.locator("h1#title mark").count() == 2 and page.locator(".abstract mark").count() >= 2
     assert page.locator(".abstract h2 mark").count() == 0
     assert [page.inner_text(part) for part in ("h1", ".abstract")] == texts   # marked, not changed
-    assert page.inner_text(".search-matches") == "Words your search matched are highlighted. Hide highlights"
+    assert page.inner_text(".search-matches-hide") == "Hide highlights"
+    # Beside the Save toggle, whose line is there before any script runs: nothing moved.
+    assert page.evaluate("document.querySelector('.abstract').getBoundingClientRect().top") == top
     # The query's code is loaded for it, not the index, the store or lunr.js.
     assert [url.rsplit("/", 1)[-1] for url in search_requests(requested)] == ["search-core.js"]
-    page.click(".search-matches button")
-    assert marked_words(page) == [] and page.locator(".search-matches").count() == 0
+    page.click(".search-matches-hide")
+    assert marked_words(page) == [] and page.locator(".search-matches-hide").count() == 0
     assert page.inner_html(".abstract") == markup
     assert page.evaluate("document.activeElement.id") == "main"
     assert page.console_errors == [] and page.dialogs == []
@@ -182,9 +185,9 @@ def test_highlight_terms_over_http_and_hidden_from_the_address(http_base, page):
     with page.expect_navigation():
         link.click()
     assert page.url == http_base + "papers/fastsverl.html?highlight=shaplei"
-    page.wait_for_selector(".search-matches")
+    page.wait_for_selector(".search-matches-hide")
     assert set(marked_words(page)) == {"Shapley"}
-    page.click(".search-matches button")
+    page.click(".search-matches-hide")
     assert page.url == http_base + "papers/fastsverl.html"   # a copied address marks nothing
     page.reload()
     page.wait_for_timeout(300)
@@ -197,13 +200,13 @@ def test_highlight_terms_are_never_markup(site, page):
     never inserted; markup in the paper's own text stays text."""
     hostile = quote("<img src=y onerror=alert(1)> quokka \" onmouseover=alert(2) <b>")
     page.goto(file_url(site, "papers/markup-title.html") + "?highlight=" + hostile)
-    page.wait_for_selector(".search-matches")
+    page.wait_for_selector(".search-matches-hide")
     assert set(marked_words(page)) == {"Quokka"}
     assert page.locator("main img, main script, main b").count() == 0
     assert "<img src=x onerror=alert(1)>" in page.inner_text("h1")
     page.goto(file_url(site, "papers/fastsverl.html") + "?highlight=" + quote("nothingmatches"))
     page.wait_for_timeout(500)
-    assert marked_words(page) == [] and page.locator(".search-matches").count() == 0   # nothing to hide
+    assert marked_words(page) == [] and page.locator(".search-matches-hide").count() == 0   # nothing to hide
     assert page.dialogs == [] and page.console_errors == []
 
 

@@ -98,7 +98,7 @@ def test_axe_finds_no_violations(browser, request, site_fixture, names, scheme):
             path, _, query = name.partition("?")
             page.goto((site / path).resolve().as_uri() + (f"?{query}" if query else ""), wait_until="load")
             if query:
-                page.wait_for_selector(".search-matches, #search-page-results li")
+                page.wait_for_selector(".search-matches-hide, #search-page-results li")
             assert page.evaluate("matchMedia('(prefers-color-scheme: dark)').matches") == (scheme == "dark")
             problems += axe_violations(page, f"{scheme} {name}")
     finally:
