@@ -88,12 +88,16 @@ def run_all(options: BuildOptions, config: SiteConfig | None, report: Report, ca
             cache.survey()
             side = running.enter_context(Background(partial(publish_side_files, site, authorship.people, keys, staging,
                                                             cache.output, cache.worker_path, cache.code, not options.clean), jobs))
-            site, new["author pages"] = with_authors(site, authorship, cache.previous("author pages"), jobs)
         with clock("related papers"):
             # A text is named by the digest of the title and abstract it was made from (PaperText.version).
             terms, new["terms"] = weigh_terms(page_texts(site.papers), cache.previous("terms"), [text.version for text in texts])
+            # The map's layout needs only these vectors: it starts before the author pages are made,
+            # so that the build waits less for it (bench/README.md).
             if layout is not None:
                 layout.start(terms.vectors)
+        with clock("listings and author pages"):
+            site, new["author pages"] = with_authors(site, authorship, cache.previous("author pages"), jobs)
+        with clock("related papers"):
             related, new["related"] = relate_papers(site.papers, terms, cache.previous("related"))
         with clock("topic map"):
             ids = [page.paper.id for page in site.papers]
