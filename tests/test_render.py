@@ -229,6 +229,28 @@ def test_the_home_page_names_how_many_more_were_added_than_it_shows(tmp_path, cl
     assert 'class="recent"' not in (root / "site" / urls.home_path(2)).read_text(encoding="utf-8")
 
 
+def test_a_list_of_several_pages_has_a_search_of_its_own(tmp_path, cli):
+    """A topic's or a proceedings' list over several pages has no find-in-page across them: its
+    pages carry a search of that list alone (the search page's filters, hidden in the form)."""
+    pages = {f"{n}.md": paper_text(id=f"s-{n}", slug=f"paper-{n}", title=f"'Paper number {n}'", venue="ICML", year="2019",
+                                   tags="[reinforcement-learning]" if n < 6 else "[optimization]") for n in range(8)}
+    root = make_project(tmp_path / "scoped", pages)
+    (root / "site.yml").write_text("title: T\ndescription: D\nper_page: 5\n", encoding="utf-8")
+    assert cli("build", "--content", root / "content", "--config", root / "site.yml", "--out", root / "site").code == 0
+    site = root / "site"
+
+    def scoped(path: str) -> tuple[str, list[tuple[str, str]]] | None:
+        form = re.search(r'<form class="search-page-form scoped-search" action="([^"]+)"[^>]*aria-label="([^"]+)">(.*?)</form>',
+                         (site / path).read_text(encoding="utf-8"), re.S)
+        return form and (form[1], form[2], re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)">', form[3]))
+
+    for path in (urls.tag_path("reinforcement-learning"), urls.tag_path("reinforcement-learning", 2)):
+        assert scoped(path)[1:] == ("Search Reinforcement learning", [("tag", "reinforcement-learning")])
+    assert scoped(urls.tag_path("reinforcement-learning"))[0] == "../search.html"
+    assert scoped(urls.proceedings_path("icml", 2019, 2)) == ("../../../search.html", "Search ICML 2019", [("venue", "ICML"), ("year", "2019")])
+    assert scoped(urls.tag_path("optimization")) is None   # one page: the browser's find is enough
+
+
 def test_the_added_page_lists_every_dated_paper_by_day_newest_first(tmp_path, cli):
     days = {1: "2026-11-27", 2: "2026-12-04", 3: None, 4: "2026-12-04", 5: "2026-11-27", 6: "2026-10-01", 7: "2026-11-27",
             8: "2026-11-27", 9: "2026-12-04"}

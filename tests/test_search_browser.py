@@ -16,7 +16,7 @@ from pathlib import Path
 from urllib.parse import parse_qs, quote, urlsplit
 
 import pytest
-from conftest import REPO, QuietHandler, build_args, make_project, paper_text, served
+from conftest import REPO, QuietHandler, axe_violations, build_args, make_project, paper_text, served
 
 from papersite.cli import main
 
@@ -246,6 +246,41 @@ def test_results_newest_first(tmp_path, site, page):
     page.wait_for_selector("#search-page-results li.paper-card")
     assert page.locator("#search-page-sort").count() == 0
     assert page.console_errors == [] and page.dialogs == []
+
+
+def test_a_long_lists_own_search(tmp_path, page):
+    """Submitted from a proceedings' paginated list, the search page opens with that venue and
+    year as its filters, and lists only their papers; from a topic's, with that topic."""
+    from test_validity import need_java, nu_check
+
+    papers = {f"{n}.md": paper_text(id=f"s-{n}", slug=f"paper-{n}", title=f"'Quokka study {n}'", venue="ICML",
+                                    year="2019" if n < 7 else "2021", tags="[reinforcement-learning]") for n in range(9)}
+    papers["other.md"] = paper_text(id="s-x", slug="other", title="'Quokka elsewhere'", venue="NeurIPS", tags="[optimization]")
+    root = make_project(tmp_path / "proj", papers)
+    (root / "site.yml").write_text("title: T\ndescription: D\nper_page: 5\n", encoding="utf-8")
+    assert main(build_args(root)) == 0
+    site = root / "site"
+    page.goto(file_url(site, "venues/icml/2019/page-2.html"))
+    page.fill(".scoped-search input[name=q]", "quokka")
+    with page.expect_navigation():
+        page.press(".scoped-search input[name=q]", "Enter")
+    page.wait_for_selector("#search-page-results li.paper-card")
+    assert (page.input_value("#search-page-input"), page.input_value("#search-page-venue"), page.input_value("#search-page-year")) == \
+        ("quokka", "ICML", "2019")
+    metas = page.eval_on_selector_all("#search-page-results .paper-card-meta", "els => els.map(e => e.textContent.split(' · ')[0])")
+    assert metas == ["ICML 2019"] * 7
+    page.goto(file_url(site, "tags/reinforcement-learning.html"))
+    page.fill(".scoped-search input[name=q]", "quokka")
+    with page.expect_navigation():
+        page.click(".scoped-search button")
+    page.wait_for_selector("#search-page-results li.paper-card")
+    assert page.input_value("#search-page-tag") == "reinforcement-learning"
+    assert page.locator("#search-page-results li.paper-card").count() == 9   # not the NeurIPS paper
+    assert page.console_errors == [] and page.dialogs == []
+    page.goto(file_url(site, "tags/reinforcement-learning.html"))   # (axe's reading of stylesheets logs errors from file://)
+    assert axe_violations(page, "a topic's list with its own search") == []
+    need_java()
+    assert nu_check(site) == []
 
 
 def test_from_a_nested_page_over_http(http_base, page):
