@@ -166,8 +166,8 @@
   // found as the result list found them, and offers to hide them; it loads search-core.js for
   // that, not the index.
 
-  var HIGHLIGHT_PARAM = "highlight";
-  var HIGHLIGHT_TARGETS = ".kind-paper #title, .kind-paper .paper-authors, .kind-paper .abstract";
+  var HIGHLIGHT_PARAM = "highlight";   // site.js loads this file on a paper page whose address has it
+  var HIGHLIGHT_TARGETS = "#title, .paper-authors, .abstract";
   var MAX_HIGHLIGHT_TERMS = 32;   // a prefix typed may expand to many terms: the URL stays short
   // Never marked: a heading of the page's own ("Abstract"), math, code, controls, marks already there.
   var UNMARKED = { H2: true, MATH: true, CODE: true, PRE: true, SCRIPT: true, STYLE: true, MARK: true, BUTTON: true,
@@ -180,9 +180,9 @@
   }
 
   function highlightArrival() {
+    var param = new URLSearchParams(location.search).get(HIGHLIGHT_PARAM);
+    if (!param || !document.body.classList.contains("kind-paper")) return;
     var targets = document.querySelectorAll(HIGHLIGHT_TARGETS);
-    var param = targets.length ? new URLSearchParams(location.search).get(HIGHLIGHT_PARAM) : null;
-    if (!param) return;
     var terms = Object.create(null);
     param.split(/\s+/).slice(0, MAX_HIGHLIGHT_TERMS).forEach(function (t) { if (t) terms[t] = true; });
     loadCore(function (error) {

@@ -205,7 +205,8 @@ def test_highlight_terms_are_never_markup(site, page):
     assert page.locator("main img, main script, main b").count() == 0
     assert "<img src=x onerror=alert(1)>" in page.inner_text("h1")
     page.goto(file_url(site, "papers/fastsverl.html") + "?highlight=" + quote("nothingmatches"))
-    page.wait_for_timeout(500)
+    page.wait_for_function("() => window.PapersiteSearch && window.PapersiteSearch.isForm")   # the marking's code ran
+    page.wait_for_timeout(100)
     assert marked_words(page) == [] and page.locator(".search-matches-hide").count() == 0   # nothing to hide
     assert page.dialogs == [] and page.console_errors == []
 
