@@ -63,7 +63,7 @@ WORDISH = st.lists(st.sampled_from(list("ab zé-É.'’$\\{}_1ß\u00a0ﬁ:/\ud80
 @given(text=st.one_of(st.text(max_size=60), WORDISH))
 def test_tokens_are_the_words_of_the_word_pattern(text):
     cleaned = unicodedata.normalize("NFKC", text).lower()
-    cleaned = terms.LATEX_COMMAND_RE.sub(" ", terms.URL_RE.sub(" ", terms.drop_math(cleaned)))
+    cleaned = terms.CONTROL_WORD_RE.sub(" ", terms.URL_RE.sub(" ", terms.drop_math(cleaned)))
     assert terms.clean_text(text) == cleaned
     words = terms.WORD_RE.findall(cleaned)
     assert terms.text_words(text) == words

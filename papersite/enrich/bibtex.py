@@ -33,6 +33,7 @@ from ..inputs.links import arxiv_id_of, doi_of
 from ..inputs.names import bibtex_name
 from ..model import Paper
 from ..text.chars import CONTROLS_RE
+from ..text.macros import CONTROL_WORD
 from ..text.mathspans import hide_math_spans
 from ..text.plain import flatten_markdown
 from .venues import ARTICLE, INPROCEEDINGS, cited_venue
@@ -52,7 +53,7 @@ _MATH_DELIMITERS = re.compile(
     r"|\\begin\{(?P<env>[a-z]+\*?)\}(?P<e>.*)\\end\{(?P=env)\})$",
     re.DOTALL,
 )
-_MATH_TOKEN = re.compile(r"\\[A-Za-z]+|\\[\s\S]|[\s\S]")
+_MATH_TOKEN = re.compile(rf"{CONTROL_WORD}|\\[\s\S]|[\s\S]")
 FIELD_ORDER = ("title", "author", "booktitle", "journal", "year", "doi", "eprint", "archivePrefix", "url", "keywords")
 
 

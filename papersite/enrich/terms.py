@@ -18,6 +18,7 @@ import scipy.sparse as sp
 
 from ..digests import digest
 from ..text.fold import strip_plural
+from ..text.macros import CONTROL_WORD_RE
 from ..text.mathspans import find_math_spans
 
 # Term weights are rounded so that one edit, which moves some document frequencies by one,
@@ -30,7 +31,6 @@ WORD_RE = re.compile(r"[^\W\d_]{2,}")
 # URLs and LaTeX macros would otherwise yield tokens like "github" or "sqrt" that make
 # unrelated papers look alike (as would math, which is dropped by its spans).
 URL_RE = re.compile(r"(?:https?://|www\.)\S+")
-LATEX_COMMAND_RE = re.compile(r"\\[A-Za-z]+")
 # Lower-case ASCII letters kept, every other byte a space (text_tokens); and the same keeping the
 # bytes of UTF-8's multi-byte characters too.
 ASCII_LETTERS = bytes(byte if 0x61 <= byte <= 0x7A else 0x20 for byte in range(256))
@@ -183,7 +183,7 @@ def clean_text(text: str) -> str:
     # Each pattern only where it can match: scanning every text with it is most of the cleaning.
     if "://" in text or "www." in text:
         text = URL_RE.sub(" ", text)
-    return LATEX_COMMAND_RE.sub(" ", text) if "\\" in text else text
+    return CONTROL_WORD_RE.sub(" ", text) if "\\" in text else text
 
 
 def drop_math(text: str) -> str:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import bisect
 import re
 
+from ..text.macros import CONTROL_WORD_RE
 from ..text.mathspans import find_math_spans
 from ..text.mathtext import math_to_text
 from .latex_pieces import (RAW, TEXT, Piece, add_accent, clean_url, convert_math_span, end_paragraph, format_citation,
@@ -34,7 +35,6 @@ from .latex_typography import typeset_pieces
 
 _CONTROL_SEQUENCE = re.compile(r"\\([A-Za-z]+|[\s\S]?)")
 _TEXT_SPECIAL = re.compile(r"[\\{}$]")
-CONTROL_WORD_RE = re.compile(r"\\[A-Za-z]+")
 _MAX_GROUP_DEPTH = 64  # deeper groups are copied as text instead of recursed into
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from ..text.chars import CONTROLS_RE, TITLE_INVISIBLE_RE
+from ..text.macros import CONTROL_WORD
 from ..text.mathspans import find_math_spans
 
 # Raw LaTeX as some sources have it, in case the importer's converter has not run.
@@ -14,7 +15,7 @@ LATEX_WRAP_RE = re.compile(
 )
 LATEX_ESCAPE_RE = re.compile(r"\\([%&_#$])")
 LATEX_QUOTES_RE = re.compile(r"``(.{0,300}?)(?:''|\")")
-LATEX_COMMAND_RE = re.compile(r"\\[A-Za-z]+\*?")
+LATEX_COMMAND_RE = re.compile(rf"{CONTROL_WORD}\*?")
 # Markdown as the importer writes it. Every span is bounded so that unclosed markers
 # cannot make matching quadratic.
 # A match starts where a run of white space does ((?<!\s)): tried inside the run, \s* would read

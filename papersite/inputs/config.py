@@ -8,7 +8,7 @@ from pathlib import Path
 from ..errors import Report, SiteError
 from ..model import SiteConfig
 from ..text.chars import is_safe_url
-from ..text.macros import NAME_RE, find_cycle
+from ..text.macros import CONTROL_WORD_RE, find_cycle
 from .files import read_text
 from .values import showable
 from .yamlsrc import Located, parse_yaml, unknown_key_message
@@ -78,7 +78,7 @@ def read_macros(doc: Located, text: str, shown: str, report: Report) -> tuple[tu
     for name, body in data.items():
         key, value = doc.entry(str(name), within) or (within, None)
         line = doc.line_of(key)
-        if not isinstance(name, str) or not NAME_RE.fullmatch(name):
+        if not isinstance(name, str) or not CONTROL_WORD_RE.fullmatch(name):
             report.error(shown, line, f"math_macros: {name!r} is not a command name: write a backslash and letters, "
                                       "such as \\R")
         elif not isinstance(body, str) or not body.strip():

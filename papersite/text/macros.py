@@ -14,9 +14,12 @@ from collections.abc import Mapping
 
 from .mathspans import find_math_spans, math_parts
 
-NAME_RE = re.compile(r"\\[A-Za-z]+")
+# A LaTeX control word, `\alpha`: what a macro is named, and what every stage that drops or
+# names LaTeX commands looks for (one pattern, defined here).
+CONTROL_WORD = r"\\[A-Za-z]+"
+CONTROL_WORD_RE = re.compile(CONTROL_WORD)
 PARAMETER_RE = re.compile(r"(?<!\\)#([1-9])")
-COMMAND_RE = re.compile(r"\\(?:[A-Za-z]+|.)", re.DOTALL)
+COMMAND_RE = re.compile(rf"{CONTROL_WORD}|\\.", re.DOTALL)
 # Expansions in one formula, and the length it may grow to, beyond which its macros are taken
 # to loop: the site config refuses a macro defined through itself, but one that doubles its
 # argument (`\a{#1 #1}`) still grows beyond bounds in a few dozen steps.
@@ -40,7 +43,7 @@ def arity(body: str) -> int:
 
 def uses(body: str) -> list[str]:
     """The command names a replacement uses, in order."""
-    return [match.group(0) for match in NAME_RE.finditer(body)]
+    return [match.group(0) for match in CONTROL_WORD_RE.finditer(body)]
 
 
 def find_cycle(macros: Mapping[str, str]) -> list[str] | None:
@@ -120,7 +123,7 @@ def expand_macros(latex: str, macros: Mapping[str, tuple[str, int]]) -> str:
             args.append(arg)
         replaced = substitute(body, args)
         rest = text[end:]
-        if rest[:1].isalpha() and re.search(r"\\[A-Za-z]+\Z", replaced):
+        if rest[:1].isalpha() and re.search(rf"{CONTROL_WORD}\Z", replaced):
             replaced += " "   # `\eps` given as `\epsilon` before a letter must not become `\epsilonx`
         out.append(text[i:match.start()])
         # What the macro gave is read again, so the macros it uses are expanded too.

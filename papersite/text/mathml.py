@@ -14,6 +14,8 @@ from html import escape
 
 from latex2mathml.converter import convert
 
+from .macros import CONTROL_WORD, CONTROL_WORD_RE
+
 MATHML_ELEMENTS = frozenset(
     "math mrow mi mn mo ms mtext mspace msqrt mroot mfrac msub msup msubsup munder mover "
     "munderover mtable mtr mtd mstyle mpadded mphantom menclose merror semantics annotation "
@@ -25,10 +27,9 @@ MATHML_ATTRIBUTES = frozenset(
     "columnlines rowlines frame width height depth notation form scriptlevel displaystyle "
     "mathsize mathcolor mathbackground".split()
 )
-UNKNOWN_COMMAND_RE = re.compile(r"\\[A-Za-z]+")
 UNKNOWN_COMMAND = "unknown LaTeX command"
 # The command an unknown-command warning names (the build's note counts them, enrich/texts.py).
-UNKNOWN_WARNING_RE = re.compile(rf"{UNKNOWN_COMMAND} (\\[A-Za-z]+) ")
+UNKNOWN_WARNING_RE = re.compile(rf"{UNKNOWN_COMMAND} ({CONTROL_WORD}) ")
 # Fractions latex2mathml does not know, written as the one it does: `\nicefrac{1}{2}` (the nicefrac
 # and xfrac packages' slanted ½, in the real corpus) is still one half, upright.
 FRACTION_ALIASES_RE = re.compile(r"\\(?:nicefrac|sfrac)(?![A-Za-z])")
@@ -65,7 +66,7 @@ def unknown_command_in(message: str) -> str | None:
 def find_unknown_command(root: ET.Element) -> str | None:
     """latex2mathml emits an unknown `\\foo` as literal text instead of failing."""
     for element in root.iter():
-        match = UNKNOWN_COMMAND_RE.search(element.text or "")
+        match = CONTROL_WORD_RE.search(element.text or "")
         if match:
             return match.group(0)
     return None

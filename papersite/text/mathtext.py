@@ -25,6 +25,8 @@ import unicodedata
 
 from pylatexenc import latex2text, latexwalker, macrospec
 
+from .macros import CONTROL_WORD_RE
+
 _SUPERSCRIPTS = dict(zip(
     "0123456789+-−=()abcdefghijklmnoprstuvwxyzABDEGHIJKLMNOPRTUVWαβγδεθιφχ⊤∘",
     "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁻⁼⁽⁾ᵃᵇᶜᵈᵉᶠᵍʰⁱʲᵏˡᵐⁿᵒᵖʳˢᵗᵘᵛʷˣʸᶻᴬᴮᴰᴱᴳᴴᴵᴶᴷᴸᴹᴺᴼᴾᴿᵀᵁⱽᵂᵅᵝᵞᵟᵋᶿᶥᵠᵡᵀ°"))
@@ -87,7 +89,7 @@ def math_to_text(latex: str) -> str:
     latex = re.sub(r"(?<!\\)((?:\\\\)*)%", r"\1\\%", latex)
     text = _convert(latex) if len(latex) <= _MAX_LENGTH else None
     if text is None:  # too long, or too deeply nested for the parser: the formula's own characters
-        text = re.sub(r"\\([A-Za-z]+)", r" \1 ", latex).replace("{", "").replace("}", "")
+        text = CONTROL_WORD_RE.sub(lambda m: f" {m.group()[1:]} ", latex).replace("{", "").replace("}", "")
     text = _RELATION.sub(lambda m: f" {m.group()} ", text.replace("\\", ""))
     return " ".join(unicodedata.normalize("NFC", text).split())
 
