@@ -17,7 +17,9 @@ links are built too.
   wait4): near the wall time times the cores, the build waits for the machine, not for one of its
   processes;
 - the same edit in the dev server (`python build.py serve` on the project): seconds from saving
-  the file to the open page's long poll for the next build being answered (then the page reloads);
+  the file to the open page's long poll for the next build being answered (then the page reloads)
+  with the edit shown, by a preview of the page where the server makes one (dev/preview.py), and
+  to the rebuilt site's answer;
 - peak memory, two ways: the largest resident set of any one process of the build (from wait4, in
   the timed runs), and the whole build's, the most the build and its workers held at once (their
   proportional set sizes summed, sampled every 0.25 s (every 0.01 s in its first 2 s) in a run of each kind of its own, since
@@ -218,8 +220,15 @@ def delete_set_aside() -> None:
 
 def edit_one_paper(root: Path, run: int) -> tuple[str, str]:
     """Append a sentence to one abstract: (the paper's slug, the sentence)."""
+    return append_sentence(paper_to_edit(root), run)
+
+
+def paper_to_edit(root: Path) -> Path:
     papers = sorted((root / "content" / "papers").glob("*.md"))
-    path = papers[len(papers) // 3]
+    return papers[len(papers) // 3]
+
+
+def append_sentence(path: Path, run: int) -> tuple[str, str]:
     text = path.read_text(encoding="utf-8").rstrip("\n")
     sentence = f"An added sentence, edit number {run}, about benchmark results."
     path.write_text(f"{text} {sentence}\n", encoding="utf-8")
@@ -229,35 +238,65 @@ def edit_one_paper(root: Path, run: int) -> tuple[str, str]:
 # --- the dev server ------------------------------------------------------------------------------
 
 
-def serve_latency(root: Path, runs: int) -> list[float]:
+def serve_latency(root: Path, runs: int) -> dict:
     """Seconds from saving an edit to one abstract until the dev server answers an open page's
-    request for the next build (livereload.js's long poll), each checked to serve the new text."""
+    request for the next build (livereload.js's long poll) with that page showing the edit (a
+    preview of it, where the server makes one: dev/preview.py), and until it answers with the
+    rebuilt site; how many of the edits were previewed."""
     out = root / "serve-site"
     proc = subprocess.Popen([PYTHON, str(REPO / "build.py"), "serve", "--content", str(root / "content"),
                              "--config", str(root / "site.yml"), "--out", str(out), "--port", "0"],
                             cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    lines: list[str] = []
     try:
         url = next(m.group(1) for line in proc.stdout if (m := re.search(r"serving .* at (http://\S+/)", line)))
-        threading.Thread(target=proc.stdout.read, daemon=True).start()   # keep its pipe drained
-        times = []
+        threading.Thread(target=read_lines, args=(proc.stdout, lines), daemon=True).start()   # keep its pipe drained
+        first, rebuilt, previewed = [], [], 0
         for run in range(runs):
             time.sleep(1.0)   # the watcher's snapshot is taken after the previous build
             current = urlopen(url + "__papersite/build-id").read().decode()
-            slug, sentence = edit_one_paper(root, 1000 + run)
+            seen, path = len(lines), paper_to_edit(root)
+            answers: list[tuple[float, str, str]] = []
+            # The open page's request for the next build is waiting before the save, as a page's is.
+            threading.Thread(target=follow_builds, args=(url, current, answers, f"papers/{path.stem}.html"), daemon=True).start()
+            time.sleep(0.2)
             saved = time.perf_counter()
-            answer = current
-            # The server answers a long poll after LONG_POLL_SECONDS with no new build (a rebuild at
-            # 50,000 papers takes longer): ask again, as livereload.js does.
-            while answer == current and time.perf_counter() - saved < SERVE_WAIT_SECONDS:
-                answer = urlopen(f"{url}__papersite/build-id?since={current}", timeout=120).read().decode()
-            times.append(time.perf_counter() - saved)
-            page = urlopen(f"{url}papers/{slug}.html").read().decode()
-            if answer == current or sentence not in page:
+            slug, sentence = append_sentence(path, 1000 + run)
+            while not any(line.startswith("serve: rebuilt") for line in lines[seen:]):
+                if time.perf_counter() - saved > SERVE_WAIT_SECONDS:
+                    raise SystemExit("the dev server did not rebuild after an edit")
+                time.sleep(0.01)
+            last = urlopen(url + "__papersite/build-id").read().decode()
+            while not answers or answers[-1][1] != last:   # (the rebuild is announced before its line is printed)
+                if time.perf_counter() - saved > SERVE_WAIT_SECONDS:
+                    raise SystemExit("the dev server did not answer the open page's request for the rebuild")
+                time.sleep(0.01)
+            if sentence not in answers[0][2] or sentence not in urlopen(f"{url}papers/{slug}.html").read().decode():
                 raise SystemExit("the dev server did not serve the edit")
-        return times
+            previewed += any(line.startswith("serve: previewed") for line in lines[seen:])
+            first.append(answers[0][0] - saved)
+            rebuilt.append(answers[-1][0] - saved)
+        return {"first": first, "rebuilt": rebuilt, "previewed": previewed}
     finally:
         proc.terminate()   # SIGTERM: SIGINT is ignored when this script runs in the background
         proc.wait(timeout=60)
+
+
+def follow_builds(url: str, since: str, answers: list, page: str) -> None:
+    """As livereload.js does: wait for the build after `since`, and again after that, each time
+    noting when it was answered, the build and the page as then served (ends with the server)."""
+    while True:
+        try:
+            answer = urlopen(f"{url}__papersite/build-id?since={since}", timeout=120).read().decode()
+            if answer != since:
+                answers.append((time.perf_counter(), answer, urlopen(url + page).read().decode()))
+                since = answer
+        except OSError:
+            return
+
+
+def read_lines(stream, lines: list[str]) -> None:
+    lines.extend(stream)   # (each line is in `lines` as soon as it is read)
 
 
 def output_stats(site: Path) -> dict:
@@ -437,7 +476,8 @@ def bench(n: int, runs: int, jobs: int | None, keep: Path | None, mkdocs: bool, 
         "edit_rendered": median(r["rendered"] for r in edit),
         "cpu": {kind: (median(r["cpu_user"] for r in runs_of), median(r["cpu_system"] for r in runs_of))
                 for kind, runs_of in (("cold", cold), ("edit", edit))},
-        "serve_edit": median(live), "serve_edit_runs": live,
+        "serve_edit": median(live["first"]), "serve_edit_runs": live["first"],
+        "serve_rebuilt": median(live["rebuilt"]), "serve_rebuilt_runs": live["rebuilt"], "serve_previewed": live["previewed"],
         "peak_rss_mb": max(r["rss_kb"] for r in cold + nochange + edit) / 1024,
         "peak_rss_by_build_mb": {kind: max(r["rss_kb"] for r in runs_of) / 1024
                                  for kind, runs_of in (("cold", cold), ("no-change", nochange), ("edit", edit))},
@@ -493,7 +533,10 @@ def show(results: list[dict]) -> None:
              f"process wall; the build itself {r['edit_build_seconds']:.2f}, {r['edit_rendered']:.0f} pages rendered (target < 2); "
              + cpu_note(r["cpu"]["edit"])),
             ("edit live in the dev server seconds", f"{r['serve_edit']:.2f}",
-             "from saving the file to the open page's long poll answered with the new build (target < 2)"),
+             "from saving the file to the open page's long poll answered, the page showing the edit (target < 2); "
+             f"previewed {r['serve_previewed']} of {r['runs']} (dev/preview.py)"),
+            ("the dev server's rebuild served seconds", f"{r['serve_rebuilt']:.2f}",
+             "from saving the file to the long poll answered with the rebuilt site"),
             ("peak memory MB, largest process", f"{r['peak_rss_mb']:.0f}", "largest RSS of a build process or worker: "
              + ", ".join(f"{kind} {mb:.0f}" for kind, mb in r["peak_rss_by_build_mb"].items())),
             *whole_memory_rows(r.get("whole_build_memory")),

@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
@@ -27,7 +28,7 @@ from .incremental.reuse import PlacedFiles, PreviousOutput
 from .incremental.store import Store
 from .inputs.authors import load_people
 from .inputs.papers import load_content
-from .model import SiteConfig
+from .model import SiteConfig, Taxonomy
 from .options import BuildOptions, BuildResult, check_strict
 from .output import InterruptedAfterCommit, Staging, copy_plan
 from .progress import Progress, StageClock
@@ -35,7 +36,7 @@ from .publish.exports import export_files, paper_records
 from .publish.feeds import BASE_URL_NOTE, feed_files, sitemap_files
 from .publish.search import bibtex_scripts, build_search_files
 from .render.jinja import Renderer, make_environment
-from .render.plan import plan_pages, site_chrome
+from .render.plan import PageSpec, plan_pages, site_chrome
 from .workers import Background, Standby, resolve_jobs
 
 
@@ -109,7 +110,8 @@ def run_all(options: BuildOptions, config: SiteConfig | None, report: Report, ca
         progress.stage("rendering pages")
         with clock("render"):
             chrome = site_chrome(site)
-            new["pages"] = cache.render_pages(plan, Renderer(env, chrome).render, staging, options.templates, chrome,
+            renderer = Renderer(env, chrome)
+            new["pages"] = cache.render_pages(plan, renderer.render, staging, options.templates, chrome,
                                               jobs, progress.tick)
         progress.stage("building the search index and exports")
         with clock("search and exports (waiting)"):
@@ -133,10 +135,22 @@ def run_all(options: BuildOptions, config: SiteConfig | None, report: Report, ca
     except KeyboardInterrupt:
         raise InterruptedAfterCommit from None   # the site is the new one; only its cache is not saved
     if keep is not None:   # (pipeline.build)
-        keep.append((papers, texts, site, terms, related, topic_map, plan, new))
+        keep.append(Built(taxonomy, site, plan, renderer.render, (papers, texts, terms, related, topic_map, new)))
     return BuildResult(len(plan), files, tuple(report.warnings), time.perf_counter() - started, notes,
                        rendered=len(plan) - len(cache.kept), reused=len(cache.kept), timings=tuple(clock.seconds.items()),
                        cache_note=cache.problem)
+
+
+@dataclass(frozen=True)
+class Built:
+    """What a build made, left in its caller's `keep` list (pipeline.build): the dev server previews
+    an edited paper's page with its plan and renderer (dev/preview.py)."""
+
+    taxonomy: Taxonomy
+    site: Site
+    plan: tuple[PageSpec, ...]
+    render: Callable[[PageSpec], str]
+    rest: tuple   # the rest of what it made, freed with it
 
 
 def check_lunr_js(options: BuildOptions, report: Report) -> None:

@@ -31,6 +31,7 @@ from papersite.incremental import store as store_module
 from papersite.incremental.inputs import FileDigests, code_version
 from papersite.incremental.store import default_cache_path, delta_path, state_path
 from papersite.publish import exports, search, search_terms
+from papersite.stages import Built
 from papersite.pipeline import BuildOptions, WarmCache, build
 
 SAMPLE = REPO / "tests" / "fixtures" / "ml-sample.jsonl"
@@ -195,10 +196,10 @@ def test_a_build_leaves_what_it_made_to_a_caller_that_exits_without_freeing_it(p
     assert 0 < result.rendered < result.pages
     caches = [item for item in kept if isinstance(item, BuildCache)]
     assert len(caches) == 1 and "pages" in caches[0].store.states
-    made = [part for item in kept if isinstance(item, tuple) for part in item]
-    assert any(isinstance(part, Site) and len(part.papers) == len(list((proj / "content" / "papers").glob("*.md"))) for part in made)
-    assert any(isinstance(part, tuple) and len(part) == result.pages and all(isinstance(spec, PageSpec) for spec in part)
-               for part in made)
+    built = [item for item in kept if isinstance(item, Built)]
+    assert len(built) == 1 and isinstance(built[0].site, Site)
+    assert len(built[0].site.papers) == len(list((proj / "content" / "papers").glob("*.md")))
+    assert len(built[0].plan) == result.pages and all(isinstance(spec, PageSpec) for spec in built[0].plan)
     assert_same_as_clean(proj, tmp_path)
 
 
@@ -216,8 +217,7 @@ def test_a_specs_version_changes_exactly_when_all_its_fields_do(proj):
     def planned() -> dict[str, PageSpec]:
         kept: list = []
         build(options(proj), keep=kept)
-        plan = next(part for item in kept if isinstance(item, tuple) for part in item
-                    if isinstance(part, tuple) and part and all(isinstance(spec, PageSpec) for spec in part))
+        plan = next(item.plan for item in kept if isinstance(item, Built))
         return {spec.path: spec for spec in plan}
 
     def fields_key(spec: PageSpec) -> bytes:
@@ -622,7 +622,7 @@ def test_what_a_build_leaves_alive_is_not_left_to_the_first_collection_after_it(
         young = {id(thing) for thing in gc.get_objects(generation=0)}
     finally:
         gc.enable()
-    site = keep[1][2]
+    site = next(item.site for item in keep if isinstance(item, Built))
     assert not young & {id(site), *map(id, site.papers), *(id(page.paper) for page in site.papers)}
 
 

@@ -21,6 +21,7 @@ from papersite.render import fragments
 from papersite.render.jinja import Renderer, make_environment
 from papersite.render.pagination import Pagination
 from papersite.render.plan import Chrome, PageSpec
+from papersite.stages import Built
 
 CHROME = Chrome(SiteConfig("A site", "About it."), 0, ())
 
@@ -180,7 +181,7 @@ def test_pages_share_the_crumbs_they_begin_with(tmp_path):
     })
     kept: list = []
     build(BuildOptions(content=root / "content", config=root / "site.yml", out=root / "site"), keep=kept)
-    *_, plan, _ = kept[-1]   # what stages.run_all keeps ends with the page plan and the states
+    plan = next(item.plan for item in kept if isinstance(item, Built))
     papers = [spec for spec in plan if spec.kind == "paper"]
     authors = [spec for spec in plan if spec.kind == "author"]
     assert len(papers) == 2 and len(authors) == 2

@@ -20,6 +20,7 @@ import pytest
 from playwright.sync_api import expect
 
 from conftest import REPO, make_project, paper_text
+from papersite.dev.watch import snapshot
 
 WAIT = 30.0   # upper bound for any one thing to happen; the loop returns as soon as it does
 
@@ -292,7 +293,7 @@ def test_a_file_saved_during_the_first_build_is_built_next(tmp_path, monkeypatch
     reasons: list[str] = []
     second = threading.Event()
 
-    def rebuild(reason: str = "") -> bool:
+    def rebuild(reason: str = "", inputs: dict | None = None) -> bool:
         reasons.append(reason)
         if len(reasons) == 1:
             edit_title(root, "Saved while the first build ran")
@@ -338,3 +339,186 @@ def test_a_burst_of_requests_is_answered_in_full(served):
     for thread in threads:
         thread.join(WAIT)
     assert results == [200] * 150
+
+
+@pytest.fixture
+def dev_server(tmp_path):
+    """A dev server, in this process, over two papers, serving on a free port (its watcher and
+    preview threads are not started: a test calls what they would)."""
+    from papersite.dev import serve
+    from papersite.pipeline import BuildOptions
+
+    root = make_project(tmp_path, {
+        "a.md": paper_text(),
+        "b.md": paper_text(id="test-0002", slug="second-paper", title="A second paper on reinforcement learning",
+                           body="Reinforcement learning with logarithmic regret."),
+    })
+    dev = serve.DevServer(BuildOptions(content=root / "content", config=root / "site.yml", out=root / "site"), 0, False)
+    assert dev.rebuild() is True
+    threading.Thread(target=dev.httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
+    yield dev, root, root / "content" / "papers" / "a.md"
+    dev.httpd.shutdown()
+    dev.httpd.server_close()
+    dev.changes.close()
+    if dev.paper_changes is not None:
+        dev.paper_changes.close()
+
+
+def test_an_edited_paper_is_served_at_once_as_the_rebuild_will_make_it(dev_server):
+    """Hugo's fast render: the edited page, rendered from the last build's plan, is served while the
+    site is rebuilt; the site on disk is the build's alone; the rebuild then serves that very page."""
+    dev, root, source = dev_server
+    url = dev.url + "papers/a-paper.html"
+    page_file = root / "site" / "papers" / "a-paper.html"
+    before_id, on_disk = dev.build_id, page_file.read_bytes()
+    source.write_text(paper_text(title="Retitled, reinforcement learning at once",
+                                 body="We study reinforcement learning with $O(\\log K)$ regret, and *bandits*."), encoding="utf-8")
+    assert dev.preview([str(source)]) is True
+    status, body = fetch(url)
+    assert status == 200 and "<h1 id=\"title\">Retitled, reinforcement learning at once</h1>" in body
+    assert "<em>bandits</em>" in body and "<math" in body
+    assert dev.build_id != before_id and f'data-build-id="{dev.build_id}"' in body   # the open page reloads to it
+    assert page_file.read_bytes() == on_disk   # nothing is written outside a build
+    assert "Retitled" not in fetch(dev.url)[1]   # the other pages wait for the rebuild
+    previewed = dev.preview_of("/papers/a-paper.html")
+    assert dev.rebuild(" (a.md changed)") is True
+    assert dev.preview_of("/papers/a-paper.html") is None
+    assert page_file.read_bytes() == previewed   # byte for byte the page the build made
+    assert "Retitled" in fetch(dev.url)[1]
+
+
+@pytest.mark.parametrize("edit", [
+    {"slug": "a-new-slug"}, {"year": "2024"}, {"venue": "ICML"}, {"authors": "[Ada Lovelace, Charles Babbage]"},
+    {"tags": "[bandits]"}, {"body": ""}, {"year": "next year"}, "delete", "two files", "the same name elsewhere",
+])
+def test_an_edit_that_moves_or_breaks_a_paper_waits_for_the_rebuild(dev_server, edit):
+    """Its page would be made elsewhere, would list other papers, or not at all: the build decides
+    (and reports a broken page); the page served is the last build's until then."""
+    dev, root, source = dev_server
+    before_id, files = dev.build_id, [str(source)]
+    if edit == "delete":
+        source.unlink()
+    elif edit == "two files":
+        source.write_text(paper_text(title="An edit among two"), encoding="utf-8")
+        files.append(str(root / "content" / "papers" / "b.md"))
+    elif edit == "the same name elsewhere":
+        files = [str(root / "a.md")]
+        (root / "a.md").write_text(paper_text(title="A moved or broken edit"), encoding="utf-8")
+    else:
+        source.write_text(paper_text(title="A moved or broken edit", **edit), encoding="utf-8")
+    assert dev.preview(files) is False
+    assert dev.build_id == before_id and dev.previews == {}
+    assert "A moved or broken edit" not in fetch(dev.url + "papers/a-paper.html")[1]
+
+
+def test_a_preview_made_after_its_rebuild_is_in_place_is_dropped(dev_server):
+    """A small site's rebuild can be served before the preview thread has made its preview: that
+    preview, of the very save the site was built from, would then shadow the built page."""
+    dev, root, source = dev_server
+    source.write_text(paper_text(title="Built before its preview"), encoding="utf-8")
+    assert dev.rebuild(" (a.md changed)", snapshot(dev.watched())) is True
+    built_id = dev.build_id
+    assert dev.preview([str(source)]) is False
+    assert dev.build_id == built_id and dev.previews == {}
+
+
+def test_a_failed_rebuild_drops_the_preview(dev_server):
+    """A preview shows one page; if the rebuild then fails (another file broke meanwhile), the last
+    good site is what is served, the preview with it gone."""
+    dev, root, source = dev_server
+    source.write_text(paper_text(title="Previewed, then the build fails"), encoding="utf-8")
+    assert dev.preview([str(source)]) is True
+    (root / "content" / "papers" / "b.md").write_text("---\ntitle: [unclosed\n---\nText.\n", encoding="utf-8")
+    assert dev.rebuild() is False
+    assert dev.previews == {} and "Previewed, then" not in fetch(dev.url + "papers/a-paper.html")[1]
+
+
+def test_a_page_saved_while_the_site_is_rebuilt_is_previewed_at_once_and_kept(dev_server, monkeypatch, tmp_path_factory):
+    """The preview thread hears of each save through inotify, even while a rebuild runs (at 100,000
+    papers, 15-20 s). That rebuild was made from the files as they were before the second save, so
+    its page is not the saved one: the preview stays served past it, until a rebuild from the
+    files as saved is in place."""
+    from papersite.dev import serve
+
+    dev, root, source = dev_server
+    if dev.paper_changes is None:
+        pytest.skip("no inotify here: the watcher's snapshots find the edit to preview")
+    page = "papers/a-paper.html"
+    building, release = threading.Event(), threading.Event()
+    real_build = serve.build
+
+    def slow_build(*args, **kwargs):
+        building.set()
+        assert release.wait(WAIT)
+        return real_build(*args, **kwargs)
+
+    def save(title: str) -> None:   # by another process, as an editor saves
+        saved = tmp_path_factory.mktemp("editor") / "a.md"
+        saved.write_text(paper_text(title=title), encoding="utf-8")
+        subprocess.run(["cp", str(saved), str(source)], check=True)
+
+    previewer = threading.Thread(target=dev.preview_saves)
+    previewer.start()
+    try:
+        save("The first save")
+        wait_for(lambda: "The first save" in fetch(dev.url + page)[1], "the first save's preview")
+        first_inputs = snapshot(dev.watched())
+        monkeypatch.setattr(serve, "build", slow_build)
+        rebuild = threading.Thread(target=dev.rebuild, args=(" (a.md changed)", first_inputs))
+        rebuild.start()
+        assert building.wait(WAIT)
+        save("The second save")
+        wait_for(lambda: "The second save" in fetch(dev.url + page)[1], "the second save's preview, during the rebuild")
+        release.set()
+        rebuild.join(WAIT)
+        assert dev.preview_of("/" + page) is not None and "The second save" in fetch(dev.url + page)[1]
+        monkeypatch.setattr(serve, "build", real_build)
+        assert dev.rebuild(" (a.md changed)", snapshot(dev.watched())) is True
+        assert dev.preview_of("/" + page) is None and "The second save" in fetch(dev.url + page)[1]
+    finally:
+        release.set()
+        dev.stop.set()
+        dev.paper_changes.interrupt()
+        previewer.join(WAIT)
+
+
+def test_the_rebuild_answers_same_to_a_page_showing_its_own_bytes_as_a_preview(dev_server):
+    """The open page reloaded to the preview; when the rebuilt site's page is the preview byte for
+    byte, its next long poll is answered `same` (no second reload); otherwise plainly."""
+    dev, root, source = dev_server
+    page = "/papers/a-paper.html"
+    source.write_text(paper_text(title="The same page twice"), encoding="utf-8")
+    assert dev.preview([str(source)]) is True
+    previewed = dev.build_id
+    assert dev.rebuild(" (a.md changed)") is True
+    assert fetch(f"{dev.url}__papersite/build-id?since={previewed}&page={page}")[1] == f"{dev.build_id} same"
+    assert fetch(f"{dev.url}__papersite/build-id?since={previewed}&page=/index.html")[1] == dev.build_id
+    assert fetch(f"{dev.url}__papersite/build-id?since={previewed}")[1] == dev.build_id
+    # The abstract loses the word it shared with the other paper: the rebuilt page's related list differs.
+    source.write_text(paper_text(title="A different page after the rebuild", body="We study reinforcement learning."),
+                      encoding="utf-8")
+    assert dev.preview([str(source)]) is True
+    previewed = dev.build_id
+    assert dev.rebuild(" (a.md changed)") is True
+    assert fetch(f"{dev.url}__papersite/build-id?since={previewed}&page={page}")[1] == dev.build_id
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("body, reloads", [("We study reinforcement learning with $O(\\log K)$ regret.", False),
+                                           ("We study reinforcement learning.", True)])
+def test_an_open_page_reloads_to_the_preview_and_again_only_if_the_rebuild_differs(dev_server, page, body, reloads):
+    dev, _, source = dev_server
+    page.goto(dev.url + "papers/a-paper.html")
+    expect(page.locator("h1")).to_have_text("A paper about reinforcement learning")
+    source.write_text(paper_text(title="Previewed in the browser", body=body), encoding="utf-8")
+    with page.expect_navigation():
+        assert dev.preview([str(source)]) is True
+    expect(page.locator("h1")).to_have_text("Previewed in the browser")
+    page.evaluate("window.stillOpen = true")
+    rebuilt = f"since={dev.session}-{dev.build_count + 1}"
+    # Sent once the page has heard of the rebuild: by the same document if it kept it, else by the reloaded one.
+    with page.expect_request(lambda request: "build-id" in request.url and rebuilt in request.url, timeout=WAIT * 1000):
+        assert dev.rebuild(" (a.md changed)") is True
+    expect(page.locator("h1")).to_have_text("Previewed in the browser")
+    assert page.evaluate("window.stillOpen === true") is (not reloads)
+    assert page.console_errors == []

@@ -47,6 +47,31 @@ def test_an_edit_wakes_the_watcher_at_once_and_quiet_does_not(tree):
 
 
 @linux_only
+def test_inotify_names_the_files_written_each_once(tree):
+    """What the server previews from before any snapshot (dev/preview.py): files written and closed,
+    or moved into place (an editor's atomic save), by their full path; not a directory made, nor an
+    editor's swap file; nothing when polling."""
+    changes = ChangeSignal(tree)
+    papers = tree[0] / "papers"
+    try:
+        assert changes.take_written() == []
+        for text in ("one", "two"):
+            (papers / "a.md").write_text(text, encoding="utf-8")
+        (papers / ".a.md.swp").write_text("x", encoding="utf-8")
+        (papers / "more").mkdir()
+        (tree[0] / "saved.tmp").write_text("b", encoding="utf-8")
+        (tree[0] / "saved.tmp").rename(papers / "b.md")
+        tree[1].write_text("title: Edited\n", encoding="utf-8")
+        assert changes.wait(5) is True
+        time.sleep(0.2)
+        changes.wait(0.1)
+        assert changes.take_written() == sorted([str(papers / "a.md"), str(papers / "b.md"), str(tree[1])])
+        assert changes.take_written() == []
+    finally:
+        changes.close()
+
+
+@linux_only
 def test_a_new_directory_is_watched_too(tree):
     changes = ChangeSignal(tree)
     try:
@@ -86,6 +111,7 @@ def test_without_inotify_the_watcher_polls(tree, monkeypatch):
         assert changes.polling
         (tree[0] / "papers" / "a.md").write_text("edited", encoding="utf-8")
         assert changes.wait(0.1) is False   # no signal: the snapshot, taken every POLL_SECONDS, decides
+        assert changes.take_written() == []
     finally:
         changes.close()
 

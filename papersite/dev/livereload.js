@@ -9,12 +9,17 @@
   if (!seen) return;
 
   // The server holds each request until a build other than `seen` is served (or ~20 s pass),
-  // so the page reloads the moment the rebuild is in place.
+  // so the page reloads the moment the rebuild is in place; but not when it answers that this
+  // page, a preview of an edit, is byte for byte the rebuilt site's (the reader keeps their place).
   function poll() {
-    fetch(url + "?since=" + encodeURIComponent(seen), { cache: "no-store" }).then(function (response) {
+    var query = "?since=" + encodeURIComponent(seen) + "&page=" + encodeURIComponent(location.pathname);
+    fetch(url + query, { cache: "no-store" }).then(function (response) {
       return response.ok ? response.text() : Promise.reject(new Error(String(response.status)));
-    }).then(function (id) {
-      if (id.trim() !== seen) {
+    }).then(function (answer) {
+      var parts = answer.trim().split(" ");
+      if (parts[0] !== seen && parts[1] === "same") {
+        seen = parts[0];
+      } else if (parts[0] !== seen) {
         location.reload();
         return;
       }

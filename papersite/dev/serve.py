@@ -6,9 +6,14 @@
   inotify says they changed (or, where there is no inotify, every so often; see watch.py) and
   rebuilds (into the same --out) once they stop changing.
 - A failed rebuild prints `path:line: message` and the last good site stays up.
+- An edit to one paper's page is previewed first: that page is rendered at once and served
+  from memory until a rebuild that has the edit is served (preview.py). A thread of its own hears of the save through inotify, so a page saved again
+  while the site is being rebuilt is previewed at once too.
 - Live reload: every HTML response gets `<script src="/__papersite/livereload.js">`, added
-  while it is sent; the script asks `/__papersite/build-id?since=ID` with the page's build id,
-  which answers as soon as another build is served (a long poll), and then reloads.
+  while it is sent; the script asks `/__papersite/build-id?since=ID&page=PATH` with the page's
+  build id, which answers as soon as another build is served (a long poll), and then reloads;
+  unless the answer says `same`: the page it shows, a preview, is byte for byte the rebuilt
+  site's, and a second reload would only lose the reader's place.
   Both are answered from memory, so `site/` stays byte-identical to a normal build.
 - Without --base-url the server's own address is the base URL: canonical links, the feed,
   the copy-link button and the 404 page point at the local site, not at production.
@@ -25,6 +30,7 @@ import sys
 import threading
 import time
 import traceback
+from collections.abc import Callable
 from dataclasses import replace
 from functools import partial
 from http import HTTPStatus
@@ -35,7 +41,10 @@ from urllib.parse import parse_qs, urlsplit
 from .. import urls
 from ..errors import Problem, SiteError
 from ..pipeline import BuildOptions, BuildResult, WarmCache, build
+from ..inputs.files import paper_pages_dir
 from ..progress import Progress
+from ..stages import Built
+from .preview import PreviewBase, preview_base, preview_page
 from .watch import ChangeSignal, changed_files, snapshot, wait_seconds
 
 HOST = "127.0.0.1"
@@ -46,6 +55,8 @@ SETTLE_SECONDS = 0.05
 SETTLE_TRIES = 40
 # With nothing saved for this long after a build, the collector makes its full pass (see `rebuild`).
 COLLECT_WHEN_IDLE_SECONDS = 5.0
+# The preview thread's wait for a save, at most, before it looks whether the server is stopping.
+IDLE_WAIT_SECONDS = 2.0
 PREFIX = "/__papersite/"
 LIVERELOAD_URL = PREFIX + "livereload.js"
 BUILD_ID_URL = PREFIX + "build-id"
@@ -66,6 +77,13 @@ class DevServer:
         self.lock = threading.Lock()
         self.warm = WarmCache()
         self.changes = ChangeSignal(self.watched())
+        # The paper pages, watched apart for previews (a second inotify instance: the watcher's
+        # own signal stays the watcher's); None without inotify, when the watcher's snapshots
+        # find the edit to preview.
+        papers = ChangeSignal([paper_pages_dir(options.content)])
+        self.paper_changes: ChangeSignal | None = None if papers.polling else papers
+        if papers.polling:
+            papers.close()
         self.built = threading.Condition(self.lock)   # notified when a build is served
         self.build_count = 0
         self.session = f"{os.getpid():x}"
@@ -75,6 +93,11 @@ class DevServer:
         self.last_build = 0.0            # time.monotonic() when the last build ended
         self.garbage_due = False         # a build's objects are frozen, not yet collected
         self.leftovers: list | None = None   # the last build's data, not yet freed (see `rebuild`)
+        self.preview_from: PreviewBase | None = None   # the last build's paper pages, to preview an edit with
+        self.previews: dict[str, bytes] = {}   # pages previewed since, by URL path, served in place of the site's
+        self.preview_sources: dict[str, tuple[str, tuple[int, int]]] = {}   # each one's file and its (mtime, size) then
+        self.served_inputs: dict = {}    # the snapshot the site served was built from ({}: not known)
+        self.previewed: tuple[str, dict[str, bytes]] = ("", {})   # the last preview's build id and pages
         handler = partial(DevHandler, directory=str(options.out.absolute()), dev=self)
         self.httpd = DevHTTPServer((HOST, port), handler)
         self.httpd.daemon_threads = True
@@ -97,14 +120,14 @@ class DevServer:
     def watched(self) -> list[Path]:
         return [self.options.content, self.options.templates, self.options.static, self.options.config]
 
-    def rebuild(self, reason: str = "") -> bool:
+    def rebuild(self, reason: str = "", inputs: dict | None = None) -> bool:
         """One build; True when it succeeded. Never raises for bad input or a crash in a stage.
 
         The build leaves its data (the site, its pages' plan) in `leftovers`, freed once the server
         is idle (`collect_when_idle`), or at the next build if that comes first: freeing millions of
         objects one by one took 0.9 s at 100,000 papers, which the open page waited for."""
         try:
-            return self._rebuild(reason)
+            return self._rebuild(reason, inputs)
         finally:
             # What a build leaves (the cache held warm, the site) lives until the next one: out of
             # the collector's reach, no full collection walks those millions of objects while the
@@ -122,14 +145,14 @@ class DevServer:
             gc.freeze()
             self.garbage_due = False
 
-    def _rebuild(self, reason: str) -> bool:
+    def _rebuild(self, reason: str, inputs: dict | None) -> bool:
         self.leftovers = []   # (the last build's, if not freed yet, are freed here)
         started, served = time.perf_counter(), []
 
         def serve_new_site() -> None:
             # Open pages reload now, while the build saves its cache (1-2 s at 100,000 papers).
             served.append(time.perf_counter() - started)
-            self.announce_build()
+            self.announce_build(inputs=inputs)
 
         try:
             result: BuildResult = build(self.options, Progress(), self.warm, on_wait=lambda: say(
@@ -140,6 +163,7 @@ class DevServer:
                 say(str(problem), sys.stderr)
             with self.lock:
                 self.last_errors = err.problems
+                self.previews, self.preview_sources = {}, {}
             kept = "the last good site is still served" if self.has_site() else "nothing to serve until it is fixed"
             say(f"serve: build failed with {plural(len(err.problems), 'error')}; {kept}", sys.stderr)
             return False
@@ -147,6 +171,7 @@ class DevServer:
             traceback.print_exc()
             with self.lock:
                 self.last_errors = (Problem("build", None, f"the build crashed: {exc!r}"),)
+                self.previews, self.preview_sources = {}, {}
             say("serve: the build crashed (a bug in papersite); the last good site is still served", sys.stderr)
             return False
         # Each warning is printed once, by the build that first has it: a rebuild after a save
@@ -157,19 +182,84 @@ class DevServer:
             say(f"{problem.path}{line}: warning: {problem.message}", sys.stderr)
         self.warned = set(result.warnings)
         if not served:   # a build that found nothing changed
-            self.announce_build()
+            self.announce_build(inputs=inputs)
+        built = next((item for item in self.leftovers if isinstance(item, Built)), None)
+        if built is not None:
+            self.preview_from = preview_base(built.taxonomy, built.plan, built.render, built.site.config.math_macros)
         what = "built" if self.build_count == 1 else "rebuilt"
         shown = f" ({len(result.warnings) - len(fresh)} shown before)" if len(fresh) < len(result.warnings) else ""
         say(f"serve: {what} {plural(result.pages, 'page')} with {plural(len(result.warnings), 'warning')}{shown} "
             f"in {served[0] if served else result.seconds:.2f}s{reason}")
         return True
 
-    def announce_build(self) -> None:
-        """A new build is served: pages waiting on its id hear of it and reload."""
+    def announce_build(self, inputs: dict | None = None) -> None:
+        """A new build is served: pages waiting on its id hear of it and reload. The previews it
+        does not have stay: those of files saved since `inputs`, the snapshot it was built from
+        (a file the snapshot does not name is taken to be in the build: its preview goes)."""
         with self.lock:
             self.build_count += 1
+            kept = {path: source for path, source in self.preview_sources.items()
+                    if inputs is not None and inputs.get(source[0], source[1]) != source[1]}
+            self.previews = {path: self.previews[path] for path in kept}
+            self.preview_sources = kept
+            self.served_inputs = inputs or {}
             self.last_errors = ()
             self.built.notify_all()
+
+    def announce_preview(self, path: str, page: bytes, source: str, stamp: tuple[int, int]) -> bool:
+        """A page previewed: served in place of the site's, and pages waiting hear of it; unless
+        the site served is already built from that very save (a small site's rebuild can be in
+        place before its preview is made), when the preview is dropped (False)."""
+        with self.lock:
+            if self.served_inputs.get(source) == stamp:
+                return False
+            self.build_count += 1
+            self.previews = {**self.previews, path: page}
+            self.preview_sources = {**self.preview_sources, path: (source, stamp)}
+            self.previewed = (f"{self.session}-{self.build_count}", {path: page})
+            self.built.notify_all()
+            return True
+
+    def preview(self, files: list[str]) -> bool:
+        """When the only file changed is a paper's page, that page as the coming build will make it,
+        served until a build that has it is (preview.py). True if previewed."""
+        base = self.preview_from
+        if len(files) != 1 or base is None:
+            return False
+        started = time.perf_counter()
+        try:
+            st = os.stat(files[0])   # taken before it is read: a later save differs from it
+            made = preview_page(base, files[0])
+        except OSError:
+            return False
+        except Exception:   # a bug in the preview must not cost the rebuild, which reports properly
+            traceback.print_exc()
+            return False
+        if made is None:
+            return False
+        path, page = made
+        if not self.announce_preview("/" + path, page.encode("utf-8"), files[0], (st.st_mtime_ns, st.st_size)):
+            return False
+        say(f"serve: previewed {path} in {time.perf_counter() - started:.2f}s")
+        return True
+
+    def preview_saves(self) -> None:
+        """Preview each paper page inotify says was saved, at once, even while a rebuild runs."""
+        changes = self.paper_changes
+        while not self.stop.is_set():
+            if changes.wait(IDLE_WAIT_SECONDS):
+                self.preview(changes.take_written())
+
+    def preview_of(self, path: str) -> bytes | None:
+        with self.lock:
+            return self.previews.get(path)
+
+    def shows_same(self, page: str, since: str, served: Callable[[str], bytes | None]) -> bool:
+        """Whether the page at URL path `page`, opened at build `since` as a preview, is what is
+        served now (`served(page)`), byte for byte."""
+        with self.lock:
+            build_id, pages = self.previewed
+        return build_id == since and page in pages and served(page) == pages[page]
 
     def has_site(self) -> bool:
         return (self.options.out / urls.HOME).is_file()
@@ -197,8 +287,10 @@ class DevServer:
                 now = later
             files = changed_files(seen, now)
             seen = now   # taken before the build: edits made during it trigger the next one
+            if self.paper_changes is None:   # (else the preview thread has heard of the save)
+                self.preview(files)
             shown = ", ".join(files[:3]) + (f" and {len(files) - 3} more" if len(files) > 3 else "")
-            self.rebuild(f" ({shown} changed)")
+            self.rebuild(f" ({shown} changed)", seen)
 
     def serve(self) -> int:
         say(f"serve: building {self.options.content} into {self.options.out}")
@@ -208,6 +300,9 @@ class DevServer:
         self.rebuild()
         watcher = threading.Thread(target=self.watch, args=(seen,), name="papersite-watch", daemon=True)
         watcher.start()
+        previewer = threading.Thread(target=self.preview_saves, name="papersite-preview", daemon=True)
+        if self.paper_changes is not None:
+            previewer.start()
         say(f"serve: serving {self.options.out} at {self.url} (Ctrl-C to stop)")
         try:
             self.httpd.serve_forever(poll_interval=0.2)
@@ -216,9 +311,14 @@ class DevServer:
         finally:
             self.stop.set()
             self.changes.interrupt()
+            if self.paper_changes is not None:
+                self.paper_changes.interrupt()
             self.httpd.server_close()
             watcher.join(timeout=30)
             self.changes.close()
+            if self.paper_changes is not None:
+                previewer.join(timeout=30)
+                self.paper_changes.close()
         say("serve: stopped")
         return 0
 
@@ -252,15 +352,30 @@ class DevHandler(SimpleHTTPRequestHandler):
         if path == LIVERELOAD_URL:
             return self.send(HTTPStatus.OK, "text/javascript; charset=utf-8", LIVERELOAD_JS, head)
         if path == BUILD_ID_URL:
-            since = parse_qs(urlsplit(self.path).query).get("since", [""])[0]
+            query = parse_qs(urlsplit(self.path).query)
+            since, page = query.get("since", [""])[0], query.get("page", [""])[0]
             build_id = self.dev.wait_for_build(since, LONG_POLL_SECONDS) if since else self.dev.build_id
+            if build_id != since and page and self.dev.shows_same(page, since, self.served_bytes):
+                build_id += " same"
             return self.send(HTTPStatus.OK, "text/plain; charset=utf-8", build_id.encode(), head)
+        if (preview := self.dev.preview_of(path)) is not None:
+            return self.send(HTTPStatus.OK, "text/html; charset=utf-8", self.inject(preview), head)
         if not self.dev.has_site():
             return self.send_build_errors(head)
         try:
             self.send_file(path, head)
         except OSError:   # a name too long for the file system, say: no such page
             self.send_file("/" + urls.NOT_FOUND, head, HTTPStatus.NOT_FOUND)
+
+    def served_bytes(self, path: str) -> bytes | None:
+        """The page at URL path `path` as it is served now, before the live reload script is added."""
+        preview = self.dev.preview_of(path)
+        if preview is not None:
+            return preview
+        try:
+            return Path(self.translate_path(path)).read_bytes()
+        except OSError:
+            return None
 
     def send_file(self, path: str, head: bool, status: HTTPStatus = HTTPStatus.OK) -> None:
         fs_path = Path(self.translate_path(path))

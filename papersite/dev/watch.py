@@ -5,7 +5,9 @@ once and an idle server costs no CPU; polling a conference-sized content directo
 poll five times a second. Elsewhere, or when inotify cannot be had (its watch limit reached),
 the watcher polls. Either way the snapshot decides: the signal only says when to take one.
 The snapshots' rate adapts to their cost (`wait_seconds`), so a large collection's watcher does
-not keep a core busy stat'ing it.
+not keep a core busy stat'ing it. inotify also names the files written (`take_written`): the
+server previews an edited page from that at once (preview.py), a second or two before a large
+collection's snapshots have confirmed it.
 """
 
 from __future__ import annotations
@@ -100,6 +102,8 @@ class ChangeSignal:
     def __init__(self, paths: list[Path]):
         self.paths = paths
         self.fd: int | None = None
+        self.dirs: dict[int, str] = {}   # each inotify watch's directory
+        self.written: list[str] = []     # files written (closed after writing, or moved in) since `take_written`
         self.wake_read, self.wake_write = os.pipe()   # `interrupt` ends a wait at once (the server stops)
         self.libc = load_inotify()
         if self.libc is not None:
@@ -116,8 +120,10 @@ class ChangeSignal:
     def add_watches(self) -> bool:
         """Watch every directory now under the paths (again after one is made); False if any cannot be."""
         for path in watched_dirs(self.paths):
-            if self.libc.inotify_add_watch(self.fd, os.fsencode(path), WATCH_MASK) < 0:
+            wd = self.libc.inotify_add_watch(self.fd, os.fsencode(path), WATCH_MASK)
+            if wd < 0:
                 return False
+            self.dirs[wd] = path
         return True
 
     def wait(self, timeout: float) -> bool:
@@ -128,6 +134,11 @@ class ChangeSignal:
             return False
         self.drain()
         return True
+
+    def take_written(self) -> list[str]:
+        """The files inotify saw written since the last call, each once, in name order (none when polling)."""
+        written, self.written = sorted(set(self.written)), []
+        return written
 
     def interrupt(self) -> None:
         os.write(self.wake_write, b"x")
@@ -141,8 +152,11 @@ class ChangeSignal:
                 break
             offset = 0
             while offset + EVENT_HEADER.size <= len(data):
-                _, mask, _, length = EVENT_HEADER.unpack_from(data, offset)
+                wd, mask, _, length = EVENT_HEADER.unpack_from(data, offset)
                 new_dir = new_dir or bool(mask & IN_ISDIR and mask & (IN_CREATE | IN_MOVED_TO))
+                name = os.fsdecode(data[offset + EVENT_HEADER.size:offset + EVENT_HEADER.size + length].rstrip(b"\0"))
+                if mask & (IN_CLOSE_WRITE | IN_MOVED_TO) and not mask & IN_ISDIR and wd in self.dirs and not ignored(name):
+                    self.written.append(os.path.join(self.dirs[wd], name))
                 offset += EVENT_HEADER.size + length
         if new_dir and not self.add_watches():
             self.stop_inotify()

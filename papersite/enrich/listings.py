@@ -148,11 +148,15 @@ def author_paper(page: PaperPage, venue_slugs: dict[str, str]) -> AuthorPaper:
 
 
 def paper_page(papers: Sequence[Paper], i: int, text: PaperText, credits: tuple[Credit, ...]) -> PaperPage:
-    """The page data of papers[i]. Made from nothing but the Paper, its texts, its credits and its
+    """The page data of papers[i], between its neighbours in site order."""
+    return page_between(papers[i], text, credits, papers[i - 1].slug if i > 0 else None,
+                        papers[i + 1].slug if i + 1 < len(papers) else None)
+
+
+def page_between(paper: Paper, text: PaperText, credits: tuple[Credit, ...], prev_slug: str | None,
+                 next_slug: str | None) -> PaperPage:
+    """A paper's page data. Made from nothing but the Paper, its texts, its credits and its
     neighbours' slugs, which is what its version digests."""
-    paper = papers[i]
-    prev_slug = papers[i - 1].slug if i > 0 else None
-    next_slug = papers[i + 1].slug if i + 1 < len(papers) else None
     version = b""
     if paper.version and text.version:
         # The credits as plain tuples, which pickle in C (dataclasses pickle through Python: twice the

@@ -17,7 +17,7 @@ from markupsafe import Markup
 from .. import urls
 from ..digests import digest, fingerprint, leaf
 from ..enrich.authors import IndexEntry, IndexLetter
-from ..enrich.listings import Site, tag_bars
+from ..enrich.listings import PaperPage, Site, tag_bars
 from ..enrich.related import RelatedList
 from ..enrich.topicmap import TopicMap, topic_parts
 from ..errors import Problem, SiteError
@@ -256,16 +256,22 @@ def plan_papers(site: Site, bibtex_keys: Mapping[str, str], related: Sequence[Re
         if above is None:
             above = proceedings_crumbs[venue, paper.year] = (HOME_CRUMB, (paper.venue, urls.venue_path(venue)),
                                                              (str(paper.year), urls.proceedings_path(venue, paper.year)))
-        crumbs = above + ((item.title_text, None),)
         file = (paper.venue, paper.year) if (paper.venue, paper.year) in files else None
         key = bibtex_keys[paper.slug]
-        # Every field below is the paper's page data's (its version), its related list's, or these.
+        # Every field of the spec is the paper's page data's (its version), its related list's, or these.
         version = (leaf((item.version, links.version, key, venue, file_versions[file]))
                    if item.version and (links.version or not links.links) else b"")
-        specs.append(PageSpec(urls.paper_path(paper.slug), "paper", "paper.html", item.title_text, item.summary, crumbs,
-                              {"item": item, "related": links, "bibtex_key": key, "venue_slug": venue, "bibtex_file": files[file]},
-                              version=version))
+        specs.append(paper_spec(item, links, key, venue, above, files[file], version))
     return specs
+
+
+def paper_spec(item: PaperPage, links: RelatedList, bibtex_key: str, venue_slug: str, above: Crumbs,
+               bibtex_file: Download, version: bytes = b"") -> PageSpec:
+    """A paper's page: `above`, the crumbs to its proceedings; `bibtex_file`, the export its entry is in."""
+    return PageSpec(urls.paper_path(item.paper.slug), "paper", "paper.html", item.title_text, item.summary,
+                    above + ((item.title_text, None),),
+                    {"item": item, "related": links, "bibtex_key": bibtex_key, "venue_slug": venue_slug,
+                     "bibtex_file": bibtex_file}, version=version)
 
 
 def plan_tags(site: Site) -> list[PageSpec]:
