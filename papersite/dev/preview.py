@@ -2,8 +2,8 @@
 
 At 100,000 papers a rebuild takes 15 s or more; most edits fix an abstract or a title, and the
 writer is looking at that one page. As Hugo's fast render does, the server renders that page at
-once from the last build's plan and serves it from memory, then serves the whole new site once
-it is built (`site/` is written only by the build, so it stays byte-identical to a normal one).
+once from the last build's plan and serves it from memory until a rebuild that has the edit is in
+place (serve.py; `site/` is written only by builds, so it stays byte-identical to a normal one).
 
 The page is made as the build makes it: the paper read and validated, its texts converted, its
 page data and spec made by the build's own functions, rendered by the last build's renderer. What
