@@ -257,8 +257,10 @@ def serve_latency(root: Path, runs: int) -> dict:
             current = urlopen(url + "__papersite/build-id").read().decode()
             seen, path = len(lines), paper_to_edit(root)
             answers: list[tuple[float, str, str]] = []
+            done = threading.Event()
             # The open page's request for the next build is waiting before the save, as a page's is.
-            threading.Thread(target=follow_builds, args=(url, current, answers, f"papers/{path.stem}.html"), daemon=True).start()
+            threading.Thread(target=follow_builds, args=(url, current, answers, f"papers/{path.stem}.html", done),
+                             daemon=True).start()
             time.sleep(0.2)
             saved = time.perf_counter()
             slug, sentence = append_sentence(path, 1000 + run)
@@ -273,6 +275,7 @@ def serve_latency(root: Path, runs: int) -> dict:
                 time.sleep(0.01)
             if sentence not in answers[0][2] or sentence not in urlopen(f"{url}papers/{slug}.html").read().decode():
                 raise SystemExit("the dev server did not serve the edit")
+            done.set()
             previewed += any(line.startswith("serve: previewed") for line in lines[seen:])
             first.append(answers[0][0] - saved)
             rebuilt.append(answers[-1][0] - saved)
@@ -282,10 +285,11 @@ def serve_latency(root: Path, runs: int) -> dict:
         proc.wait(timeout=60)
 
 
-def follow_builds(url: str, since: str, answers: list, page: str) -> None:
+def follow_builds(url: str, since: str, answers: list, page: str, done: threading.Event) -> None:
     """As livereload.js does: wait for the build after `since`, and again after that, each time
-    noting when it was answered, the build and the page as then served (ends with the server)."""
-    while True:
+    noting when it was answered, the build and the page as then served; until `done` (or the
+    server ends), so that a round's requests do not load the next."""
+    while not done.is_set():
         try:
             answer = urlopen(f"{url}__papersite/build-id?since={since}", timeout=120).read().decode()
             if answer != since:

@@ -214,9 +214,8 @@
   function offerToHide(targets) {
     var button = el("button", "button search-matches-hide", "Hide highlights");
     button.type = "button";
-    var save = document.querySelector(".paper-header .save-toggle");
-    if (save) save.parentNode.insertBefore(button, save.nextSibling);
-    else (targets[0].closest("header") || targets[0].parentNode).appendChild(button);
+    var save = document.querySelector(".paper-header .save-toggle");   // (every paper page has it: paper.html)
+    save.parentNode.insertBefore(button, save.nextSibling);
     button.addEventListener("click", function () {
       Array.prototype.forEach.call(targets, function (target) {
         Array.prototype.slice.call(target.querySelectorAll("mark")).forEach(function (mark) {

@@ -240,7 +240,7 @@ def test_a_list_of_several_pages_has_a_search_of_its_own(tmp_path, cli):
     assert cli("build", "--content", root / "content", "--config", root / "site.yml", "--out", root / "site").code == 0
     site = root / "site"
 
-    def scoped(path: str) -> tuple[str, list[tuple[str, str]]] | None:
+    def scoped(path: str) -> tuple[str, str, list[tuple[str, str]]] | None:
         form = re.search(r'<form class="search-page-form scoped-search" action="([^"]+)"[^>]*aria-label="([^"]+)">(.*?)</form>',
                          (site / path).read_text(encoding="utf-8"), re.S)
         return form and (form[1], form[2], re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)">', form[3]))

@@ -51,7 +51,7 @@ def test_inotify_names_the_files_written_each_once(tree):
     """What the server previews from before any snapshot (dev/preview.py): files written and closed,
     or moved into place (an editor's atomic save), by their full path; not a directory made, nor an
     editor's swap file; nothing when polling."""
-    changes = ChangeSignal(tree)
+    changes = ChangeSignal(tree, names=True)
     papers = tree[0] / "papers"
     try:
         assert changes.take_written() == []
@@ -106,7 +106,7 @@ def test_interrupt_ends_a_wait_at_once(tree):
 
 def test_without_inotify_the_watcher_polls(tree, monkeypatch):
     monkeypatch.setattr(watch, "load_inotify", lambda: None)
-    changes = ChangeSignal(tree)
+    changes = ChangeSignal(tree, names=True)
     try:
         assert changes.polling
         (tree[0] / "papers" / "a.md").write_text("edited", encoding="utf-8")

@@ -36,6 +36,7 @@ from functools import partial
 from http import HTTPStatus
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import NamedTuple
 from urllib.parse import parse_qs, urlsplit
 
 from .. import urls
@@ -63,6 +64,14 @@ BUILD_ID_URL = PREFIX + "build-id"
 LIVERELOAD_JS = (Path(__file__).with_name("livereload.js")).read_bytes()
 
 
+class Preview(NamedTuple):
+    """A page previewed (preview.py), and what it was made from."""
+
+    page: bytes
+    source: str                # the paper's file
+    stamp: tuple[int, int]     # its (mtime, size) as read, compared with the snapshot a build was made from
+
+
 def say(message: str, stream=None) -> None:
     print(message, file=stream or sys.stdout, flush=True)
 
@@ -80,7 +89,7 @@ class DevServer:
         # The paper pages, watched apart for previews (a second inotify instance: the watcher's
         # own signal stays the watcher's); None without inotify, when the watcher's snapshots
         # find the edit to preview.
-        papers = ChangeSignal([paper_pages_dir(options.content)])
+        papers = ChangeSignal([paper_pages_dir(options.content)], names=True)
         self.paper_changes: ChangeSignal | None = None if papers.polling else papers
         if papers.polling:
             papers.close()
@@ -94,10 +103,9 @@ class DevServer:
         self.garbage_due = False         # a build's objects are frozen, not yet collected
         self.leftovers: list | None = None   # the last build's data, not yet freed (see `rebuild`)
         self.preview_from: PreviewBase | None = None   # the last build's paper pages, to preview an edit with
-        self.previews: dict[str, bytes] = {}   # pages previewed since, by URL path, served in place of the site's
-        self.preview_sources: dict[str, tuple[str, tuple[int, int]]] = {}   # each one's file and its (mtime, size) then
+        self.previews: dict[str, Preview] = {}   # pages previewed since, by URL path, served in place of the site's
         self.served_inputs: dict = {}    # the snapshot the site served was built from ({}: not known)
-        self.previewed: tuple[str, dict[str, bytes]] = ("", {})   # the last preview's build id and pages
+        self.previewed: tuple[str, str, bytes] = ("", "", b"")   # the last preview's build id, URL path and page
         handler = partial(DevHandler, directory=str(options.out.absolute()), dev=self)
         self.httpd = DevHTTPServer((HOST, port), handler)
         self.httpd.daemon_threads = True
@@ -163,7 +171,7 @@ class DevServer:
                 say(str(problem), sys.stderr)
             with self.lock:
                 self.last_errors = err.problems
-                self.previews, self.preview_sources = {}, {}
+                self.previews = {}
             kept = "the last good site is still served" if self.has_site() else "nothing to serve until it is fixed"
             say(f"serve: build failed with {plural(len(err.problems), 'error')}; {kept}", sys.stderr)
             return False
@@ -171,7 +179,7 @@ class DevServer:
             traceback.print_exc()
             with self.lock:
                 self.last_errors = (Problem("build", None, f"the build crashed: {exc!r}"),)
-                self.previews, self.preview_sources = {}, {}
+                self.previews = {}
             say("serve: the build crashed (a bug in papersite); the last good site is still served", sys.stderr)
             return False
         # Each warning is printed once, by the build that first has it: a rebuild after a save
@@ -198,25 +206,22 @@ class DevServer:
         (a file the snapshot does not name is taken to be in the build: its preview goes)."""
         with self.lock:
             self.build_count += 1
-            kept = {path: source for path, source in self.preview_sources.items()
-                    if inputs is not None and inputs.get(source[0], source[1]) != source[1]}
-            self.previews = {path: self.previews[path] for path in kept}
-            self.preview_sources = kept
+            self.previews = {path: preview for path, preview in self.previews.items()
+                             if inputs is not None and inputs.get(preview.source, preview.stamp) != preview.stamp}
             self.served_inputs = inputs or {}
             self.last_errors = ()
             self.built.notify_all()
 
-    def announce_preview(self, path: str, page: bytes, source: str, stamp: tuple[int, int]) -> bool:
+    def announce_preview(self, path: str, preview: Preview) -> bool:
         """A page previewed: served in place of the site's, and pages waiting hear of it; unless
         the site served is already built from that very save (a small site's rebuild can be in
         place before its preview is made), when the preview is dropped (False)."""
         with self.lock:
-            if self.served_inputs.get(source) == stamp:
+            if self.served_inputs.get(preview.source) == preview.stamp:
                 return False
             self.build_count += 1
-            self.previews = {**self.previews, path: page}
-            self.preview_sources = {**self.preview_sources, path: (source, stamp)}
-            self.previewed = (f"{self.session}-{self.build_count}", {path: page})
+            self.previews = {**self.previews, path: preview}
+            self.previewed = (f"{self.session}-{self.build_count}", path, preview.page)
             self.built.notify_all()
             return True
 
@@ -238,7 +243,7 @@ class DevServer:
         if made is None:
             return False
         path, page = made
-        if not self.announce_preview("/" + path, page.encode("utf-8"), files[0], (st.st_mtime_ns, st.st_size)):
+        if not self.announce_preview("/" + path, Preview(page.encode("utf-8"), files[0], (st.st_mtime_ns, st.st_size))):
             return False
         say(f"serve: previewed {path} in {time.perf_counter() - started:.2f}s")
         return True
@@ -252,14 +257,15 @@ class DevServer:
 
     def preview_of(self, path: str) -> bytes | None:
         with self.lock:
-            return self.previews.get(path)
+            found = self.previews.get(path)
+        return found.page if found is not None else None
 
     def shows_same(self, page: str, since: str, served: Callable[[str], bytes | None]) -> bool:
         """Whether the page at URL path `page`, opened at build `since` as a preview, is what is
         served now (`served(page)`), byte for byte."""
         with self.lock:
-            build_id, pages = self.previewed
-        return build_id == since and page in pages and served(page) == pages[page]
+            build_id, path, shown = self.previewed
+        return build_id == since and page == path and served(page) == shown
 
     def has_site(self) -> bool:
         return (self.options.out / urls.HOME).is_file()

@@ -99,8 +99,10 @@ def watched_dirs(paths: list[Path]) -> list[str]:
 class ChangeSignal:
     """`wait(timeout)` returns when a watched file may have changed, or after `timeout` seconds."""
 
-    def __init__(self, paths: list[Path]):
+    def __init__(self, paths: list[Path], names: bool = False):
+        """`names`: keep the names of the files written, for `take_written` (else they are not kept)."""
         self.paths = paths
+        self.names = names
         self.fd: int | None = None
         self.dirs: dict[int, str] = {}   # each inotify watch's directory
         self.written: list[str] = []     # files written (closed after writing, or moved in) since `take_written`
@@ -136,7 +138,8 @@ class ChangeSignal:
         return True
 
     def take_written(self) -> list[str]:
-        """The files inotify saw written since the last call, each once, in name order (none when polling)."""
+        """The files inotify saw written since the last call, each once, in name order (none when polling,
+        or without `names`)."""
         written, self.written = sorted(set(self.written)), []
         return written
 
@@ -154,9 +157,10 @@ class ChangeSignal:
             while offset + EVENT_HEADER.size <= len(data):
                 wd, mask, _, length = EVENT_HEADER.unpack_from(data, offset)
                 new_dir = new_dir or bool(mask & IN_ISDIR and mask & (IN_CREATE | IN_MOVED_TO))
-                name = os.fsdecode(data[offset + EVENT_HEADER.size:offset + EVENT_HEADER.size + length].rstrip(b"\0"))
-                if mask & (IN_CLOSE_WRITE | IN_MOVED_TO) and not mask & IN_ISDIR and wd in self.dirs and not ignored(name):
-                    self.written.append(os.path.join(self.dirs[wd], name))
+                if self.names and mask & (IN_CLOSE_WRITE | IN_MOVED_TO) and not mask & IN_ISDIR and wd in self.dirs:
+                    name = os.fsdecode(data[offset + EVENT_HEADER.size:offset + EVENT_HEADER.size + length].rstrip(b"\0"))
+                    if not ignored(name):
+                        self.written.append(os.path.join(self.dirs[wd], name))
                 offset += EVENT_HEADER.size + length
         if new_dir and not self.add_watches():
             self.stop_inotify()
