@@ -112,7 +112,7 @@ def run_all(options: BuildOptions, config: SiteConfig | None, report: Report, ca
             chrome = site_chrome(site)
             renderer = Renderer(env, chrome)
             new["pages"] = cache.render_pages(plan, renderer.render, staging, options.templates, chrome,
-                                              jobs, progress.tick)
+                                              jobs, progress.tick, alongside=side)
         progress.stage("building the search index and exports")
         with clock("search and exports (waiting)"):
             cache.add_written(*side.result())

@@ -29,6 +29,12 @@ MIN_PARALLEL_ITEMS = 200
 # Chunks per worker: enough that the last chunks, handed out as workers free up, even out uneven
 # items, few enough to keep messages large.
 CHUNKS_PER_WORKER = 16
+# Items a worker does before a fresh one takes its place. A forked worker keeps a private copy of
+# every page of the build's memory it has touched (reading an object writes its reference count),
+# and of those its own allocations landed in: at anthology scale a render worker that lived the
+# whole batch held about a gigabyte so. One replaced as it goes holds what its last stretch touched
+# (bench/README.md). Fewer items than this, as in a conference's build, keep their two workers.
+ITEMS_PER_WORKER = 10_000
 FRAME = 8   # bytes of a message's length prefix
 
 
@@ -63,11 +69,16 @@ def can_fork() -> bool:
 
 
 def ordered_map(func: Callable, items: Sequence, jobs: int, setup: Callable | None = None,
-                on_progress: Callable[[int], None] | None = None, min_items: int | None = None) -> list:
+                on_progress: Callable[[int], None] | None = None, min_items: int | None = None,
+                items_per_worker: int = ITEMS_PER_WORKER, alongside: Background | None = None) -> list:
     """[func(item) for item in items] on `jobs` forked workers when the batch is large enough.
 
     With `setup`, each process calls it once and `func(its result, item)` runs instead: one
-    Markdown converter per process, say. `on_progress(n)` hears of each n items done."""
+    Markdown converter per process, say. `on_progress(n)` hears of each n items done. A worker
+    that has done `items_per_worker` items is replaced by a fresh fork, which goes on with its run.
+    While `alongside`, a background job, is still working, it has a core of its own: the batch
+    starts with a worker fewer and takes that core once the job is done (the job's copies of the
+    build's memory and a worker's are not held at once)."""
     if jobs <= 1 or len(items) < max(MIN_PARALLEL_ITEMS if min_items is None else min_items, 2) or not can_fork():
         call = partial(func, setup()) if setup is not None else func
         results = []
@@ -81,30 +92,59 @@ def ordered_map(func: Callable, items: Sequence, jobs: int, setup: Callable | No
     bounds = [(len(items) * i // count, len(items) * (i + 1) // count) for i in range(count)]
     runs = Runs(count, workers)
     chunks: dict[int, list] = {}
-    doing: dict[int, int] = {}   # chunk number -> the worker doing it
-    children: list[tuple[int, int]] = []
+    doing: dict[int, int] = {}   # chunk number -> the place of the worker doing it
+    done = [0] * workers         # items done by the worker in each place
+    children: dict[int, tuple[int, int]] = {}   # place -> (pid, result pipe) of its worker
+    listening: list[int] = []     # the result pipes not yet at their end
     feeds: list[int | None] = []   # None once closed: a closed descriptor's number may be another's by then
+
+    def start(w: int) -> None:
+        """A worker in place `w`: one for each place at first, then a fresh one for each replaced."""
+        inbox, feed = os.pipe()
+        # The child closes every feed it inherits (all open yet), its own and its siblings': a
+        # worker's input ends (EOF) when the build process closes its one feed, or dies.
+        children[w] = fork(partial(run_handed, func, setup, items, bounds, inbox, [f for f in feeds if f is not None] + [feed]))
+        os.close(inbox)
+        listening.append(children[w][1])
+        feeds[w:w + 1] = [feed]
+        done[w] = 0
+        hand(feeds, w, runs.take(w), doing)
+
+    def replace(w: int) -> None:
+        """The worker in place `w` is idle, its results all read: it goes, and its copies of the
+        build's memory with it, before its successor is forked."""
+        pid, fd = children.pop(w)
+        close_feed(feeds, w)
+        listening.remove(fd)
+        stop(pid, fd)
+        start(w)
+
+    waiting = [alongside.child[1]] if alongside is not None and alongside.child is not None and workers > 1 else []
     try:
-        for w in range(workers):
-            inbox, feed = os.pipe()
-            # The child closes every feed it inherits (all open yet), its own and its elder siblings':
-            # a worker's input ends (EOF) when the build process closes its one feed, or dies.
-            children.append(fork(partial(run_handed, func, setup, items, bounds, inbox, [*feeds, feed])))
-            os.close(inbox)
-            feeds.append(feed)
-            hand(feeds, w, runs.take(w), doing)
-        for status, value in read_messages([fd for _, fd in children]):
+        for w in range(workers - len(waiting)):
+            start(w)
+        for status, value in read_messages(listening, waiting):
+            if status == "ready":   # the job alongside is done: its result read, its core is the batch's
+                alongside.collect()
+                if runs.left():
+                    start(workers - 1)
+                continue
             if status != "ok":
                 raise failure(status, value)
             number, results = value
             chunks[number] = results
-            hand(feeds, doing[number], runs.take(doing[number]), doing)
+            w = doing[number]
+            done[w] += len(results)
+            if done[w] >= items_per_worker and runs.left():
+                replace(w)
+            else:
+                hand(feeds, w, runs.take(w), doing)
             if on_progress is not None:
                 on_progress(len(results))
     finally:
         for w in range(len(feeds)):
             close_feed(feeds, w)
-        for pid, fd in children:
+        for pid, fd in children.values():
             stop(pid, fd)
     if len(chunks) != count:
         raise RuntimeError("a build worker died without a result")
@@ -121,6 +161,9 @@ class Runs:
 
     def __init__(self, count: int, workers: int):
         self.runs = [[count * w // workers, count * (w + 1) // workers] for w in range(workers)]
+
+    def left(self) -> bool:
+        return any(start < end for start, end in self.runs)
 
     def take(self, worker: int) -> int | None:
         run = self.runs[worker]
@@ -172,23 +215,38 @@ class Background:
     other failure is raised again here with the worker's traceback.
     """
 
+    outcome: tuple | None = None   # the worker's message, once read
+
     def __init__(self, func: Callable, jobs: int):
         self.func = func
         self.child = fork(lambda send: send(("ok", func()))) if jobs > 1 and can_fork() else None
 
-    def result(self):
+    def collect(self) -> None:
+        """Read the worker's result now, if it has not been: the worker ends, and its copies of the
+        build's memory with it, before the build asks for the result (`result()` gives it then)."""
         if self.child is None:
-            return self.func()
+            return
         pid, fd = self.child
         try:
-            for status, value in read_messages([fd]):
-                if status != "ok":
-                    raise failure(status, value)
-                return value
+            for message in read_messages([fd]):
+                self.outcome = message
+                break
         finally:
             self.child = None
             stop(pid, fd)
-        raise RuntimeError("a build worker died without a result")
+        if self.outcome is None:
+            self.outcome = ("died", None)
+
+    def result(self):
+        if self.child is None and self.outcome is None:
+            return self.func()
+        self.collect()
+        status, value = self.outcome
+        if status == "ok":
+            return value
+        if status == "died":
+            raise RuntimeError("a build worker died without a result")
+        raise failure(status, value)
 
     def cancel(self) -> None:
         """Stop the worker if its result is no longer wanted (the build failed or was interrupted)."""
@@ -311,24 +369,33 @@ def start_worker() -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
-def read_messages(fds: list[int]):
-    """Each message from these pipes as it arrives, until every writer has closed its end."""
-    buffers = {fd: bytearray() for fd in fds}
-    open_fds = list(fds)
-    while open_fds:
-        ready, _, _ = select.select(open_fds, [], [])
-        for fd in ready:
-            data = os.read(fd, 1 << 20)
-            if not data:
-                open_fds.remove(fd)
-                continue
-            buffer = buffers[fd]
-            buffer += data
-            while len(buffer) >= FRAME and len(buffer) >= FRAME + int.from_bytes(buffer[:FRAME], "big"):
-                size = int.from_bytes(buffer[:FRAME], "big")
-                message = pickle.loads(bytes(buffer[FRAME:FRAME + size]))
-                del buffer[:FRAME + size]
-                yield message
+def read_messages(fds: list[int], watched: list[int] | None = None):
+    """Each message from these pipes as it arrives, until every writer has closed its end. `fds`
+    is read anew after each message: the caller may add a pipe (a worker replaced) or take out
+    one it has closed; one whose writer has closed its end is taken out here. A pipe of `watched`
+    is not read: ("ready", its descriptor) says once that it has something, and it leaves the list."""
+    watched = watched if watched is not None else []
+    buffers: dict[int, bytearray] = {}
+    while fds:
+        # One pipe at a time: another found ready with it may be closed by the time it is read.
+        ready, _, _ = select.select(fds + watched, [], [])
+        fd = ready[0]
+        if fd in watched:
+            watched.remove(fd)
+            yield "ready", fd
+            continue
+        data = os.read(fd, 1 << 20)
+        if not data:
+            fds.remove(fd)
+            buffers.pop(fd, None)
+            continue
+        buffer = buffers.setdefault(fd, bytearray())
+        buffer += data
+        while len(buffer) >= FRAME and len(buffer) >= FRAME + int.from_bytes(buffer[:FRAME], "big"):
+            size = int.from_bytes(buffer[:FRAME], "big")
+            message = pickle.loads(bytes(buffer[FRAME:FRAME + size]))
+            del buffer[:FRAME + size]
+            yield message
 
 
 def failure(status: str, value) -> Exception:

@@ -71,6 +71,71 @@ def test_each_worker_does_consecutive_items_and_takes_over_the_rest_of_a_slow_on
     assert runs_of(slow) == 1 and runs_of(fast) == 1 and len(fast) > 500
 
 
+def test_a_worker_that_has_done_its_share_is_replaced_and_its_successor_goes_on_with_its_run():
+    """At anthology scale a worker is replaced as it goes, so that it never holds a copy of all
+    the build's memory it touched: results stay in input order, each process does consecutive
+    items, as many as its share rounded up to whole chunks, and no more than `jobs` work at once."""
+    items = list(range(640))   # 32 chunks of 20
+
+    before = children_of(os.getpid())   # (other tests' processes still ending)
+
+    def who(n: int) -> tuple[int, int, int]:
+        """The item, this worker, and how many children the build process has made that are alive now."""
+        return n, os.getpid(), len(children_of(os.getppid()) - before)
+
+    made = workers.ordered_map(who, items, jobs=2, items_per_worker=50)
+    assert [n for n, _, _ in made] == items
+    pids = [pid for _, pid, _ in made]
+    done = {pid: [n for n, p in enumerate(pids) if p == pid] for pid in set(pids)}
+    assert len(done) > 2 and os.getpid() not in done
+    # (A second run: the end of the other place's, taken over once its own is done.)
+    assert all(runs_of(positions) <= 2 and len(positions) <= 50 + 20 for positions in done.values())
+    assert max(len(positions) for positions in done.values()) == 60
+    assert max(alive for _, _, alive in made) <= 2
+    # Below its share a worker lives the whole batch, as at a conference's size.
+    assert len(set(workers.ordered_map(lambda n: os.getpid(), items, jobs=2))) == 2
+
+
+def test_a_batch_alongside_a_background_job_takes_its_core_once_it_is_done():
+    """The search and exports worker works on while the pages are rendered: the render starts with a
+    worker fewer, reads the job's result as soon as it is there (so the job's process and its
+    copies of the build's memory are gone), then renders on every core."""
+    job = workers.Background(lambda: (time.sleep(0.5), 42)[1], jobs=2)
+    job_pid = job.child[0]
+
+    before = children_of(os.getpid()) - {job_pid}
+
+    def who(n: int) -> tuple[int, int, bool]:
+        time.sleep(0.003)
+        return os.getpid(), len(children_of(os.getppid()) - before), os.path.exists(f"/proc/{job_pid}")
+
+    made = workers.ordered_map(who, list(range(640)), jobs=2, alongside=job)
+    assert max(alive for _, alive, _ in made) <= 2
+    while_job = {pid for pid, _, job_there in made if job_there}
+    after_job = {pid for pid, _, job_there in made if not job_there}
+    assert len(while_job) == 1 and len(after_job) == 2 and while_job < after_job
+    assert job.child is None and job.result() == 42
+
+    failed = workers.Background(lambda: failing(250), jobs=2)
+    assert workers.ordered_map(lambda n: n, list(range(400)), jobs=2, alongside=failed) == list(range(400))
+    with pytest.raises(SiteError):   # the job's failure is the build's when it asks for the result
+        failed.result()
+
+
+def children_of(parent: int) -> set[int]:
+    """The live processes whose parent is `parent`, from /proc."""
+    found = set()
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:   # ended meanwhile
+            continue
+        if int(fields[1]) == parent and fields[0] != "Z":
+            found.add(int(pid))
+    return found
+
+
 def test_runs_are_handed_out_front_first_then_taken_from_the_end_of_the_longest():
     runs = workers.Runs(10, 2)
     assert [runs.take(0), runs.take(1), runs.take(1), runs.take(1), runs.take(1), runs.take(1)] == [0, 5, 6, 7, 8, 9]

@@ -136,10 +136,10 @@ class BuildCache:
     # --- this build ---------------------------------------------------------------------
 
     def render_pages(self, plan: Sequence, render: Callable, staging: Staging, templates: Path, chrome, jobs: int,
-                     on_progress: Callable[[int], None]) -> PageRecords:
+                     on_progress: Callable[[int], None], alongside: workers.Background | None = None) -> PageRecords:
         """Every page of the plan into `staging`: rendered (by the workers, which write what they
         render), or kept from the previous output when it already holds that page. The page
-        records for the next build.
+        records for the next build. While the job `alongside` works, a worker fewer renders.
 
         A page's key is the code, the templates and the chrome (what every page shows), and its spec."""
         shared = digest(self.code + tree_version(templates, files=self.files) + fingerprint(chrome))
@@ -151,7 +151,7 @@ class BuildCache:
         kept = kept_pages(paths, keys, records, self.output) if keys is not None else {}
         todo = [spec for spec in plan if spec.path not in kept]
         made = workers.ordered_map(partial(write_page, render, staging, None if keys is not None else shared), todo, jobs,
-                                   setup=Fingerprints, on_progress=on_progress)
+                                   setup=Fingerprints, on_progress=on_progress, alongside=alongside)
         self.digests.update(zip((spec.path for spec in todo), (page_digest for page_digest, _ in made)))
         self.digests.update((path, found.digest) for path, found in kept.items())
         self.kept = kept
