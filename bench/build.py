@@ -113,17 +113,21 @@ MEMORY_SAMPLE_SECONDS = 0.25
 
 def build_memory(root: Path, clean: bool, jobs: int | None) -> dict:
     """One build (not timed) with the memory of it and its workers sampled: the peak of their
-    proportional set sizes summed (a page shared by k processes counts 1/k in each), with each
-    process's resident and private MB at that moment, largest first."""
+    proportional set sizes summed (a page shared by k processes counts 1/k in each), when it came
+    (seconds into the build), and the build process's and each worker's resident and private MB
+    at that moment (the workers largest first)."""
     proc = subprocess.Popen(child_command(root, clean, jobs), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=TIMED_ENV)
     started = time.perf_counter()
-    peak: dict = {"total_mb": 0, "processes": []}
+    peak: dict = {"total_mb": 0, "at_seconds": 0.0, "build_process": [0, 0], "processes": []}
     while proc.poll() is None:
-        found = [memory_of(pid) for pid in process_tree(proc.pid)]
-        found = [m for m in found if m is not None]
-        total = sum(m["pss"] for m in found)
+        found = {pid: memory_of(pid) for pid in process_tree(proc.pid)}
+        found = {pid: m for pid, m in found.items() if m is not None}
+        total = sum(m["pss"] for m in found.values())
         if total > peak["total_mb"]:
-            peak = {"total_mb": total, "processes": sorted(([m["rss"], m["private"]] for m in found), reverse=True)}
+            own = found.get(proc.pid) or {"rss": 0, "private": 0}
+            peak = {"total_mb": total, "at_seconds": round(time.perf_counter() - started, 1),
+                    "build_process": [own["rss"], own["private"]],
+                    "processes": sorted(([m["rss"], m["private"]] for pid, m in found.items() if pid != proc.pid), reverse=True)}
         # Often at first: a no-change rebuild of a small site is over in a fraction of a second.
         time.sleep(MEMORY_SAMPLE_SECONDS if time.perf_counter() - started > 2 else 0.01)
     if proc.returncode != 0:
@@ -589,8 +593,9 @@ def whole_memory_rows(whole: dict | None) -> list[tuple[str, str, str]]:
         return []
     return [("peak memory MB, whole build", f"{whole['cold']['total_mb']:.0f}",
              "the build and its workers at once, Pss summed (issue 13: cold, at most 1,536 at 100,000 papers): "
-             + "; ".join(f"{kind} {m['total_mb']:.0f} (processes' RSS/private: "
-                         + ", ".join(f"{rss}/{private}" for rss, private in m["processes"]) + ")"
+             + "; ".join(f"{kind} {m['total_mb']:.0f} at {m['at_seconds']:.0f} s (RSS/private MB: the build process "
+                         + "{}/{}".format(*m["build_process"])
+                         + "".join(f", a worker {rss}/{private}" for rss, private in m["processes"]) + ")"
                          for kind, m in whole.items()))]
 
 
