@@ -96,7 +96,9 @@ def ordered_map(func: Callable, items: Sequence, jobs: int, setup: Callable | No
     done = [0] * workers         # items done by the worker in each place
     children: dict[int, tuple[int, int]] = {}   # place -> (pid, result pipe) of its worker
     listening: list[int] = []     # the result pipes not yet at their end
-    feeds: list[int | None] = []   # None once closed: a closed descriptor's number may be another's by then
+    # Each place's feed; None before its worker starts and once closed (a closed descriptor's number
+    # may be another's by then).
+    feeds: list[int | None] = [None] * workers
 
     def start(w: int) -> None:
         """A worker in place `w`: one for each place at first, then a fresh one for each replaced."""
@@ -106,7 +108,7 @@ def ordered_map(func: Callable, items: Sequence, jobs: int, setup: Callable | No
         children[w] = fork(partial(run_handed, func, setup, items, bounds, inbox, [f for f in feeds if f is not None] + [feed]))
         os.close(inbox)
         listening.append(children[w][1])
-        feeds[w:w + 1] = [feed]
+        feeds[w] = feed
         done[w] = 0
         hand(feeds, w, runs.take(w), doing)
 
@@ -119,7 +121,8 @@ def ordered_map(func: Callable, items: Sequence, jobs: int, setup: Callable | No
         stop(pid, fd)
         start(w)
 
-    waiting = [alongside.child[1]] if alongside is not None and alongside.child is not None and workers > 1 else []
+    job_pipe = alongside.pipe() if alongside is not None and workers > 1 else None
+    waiting = [job_pipe] if job_pipe is not None else []
     try:
         for w in range(workers - len(waiting)):
             start(w)
@@ -220,6 +223,10 @@ class Background:
     def __init__(self, func: Callable, jobs: int):
         self.func = func
         self.child = fork(lambda send: send(("ok", func()))) if jobs > 1 and can_fork() else None
+
+    def pipe(self) -> int | None:
+        """The pipe its result comes through, while the worker has one to send (else None)."""
+        return self.child[1] if self.child is not None else None
 
     def collect(self) -> None:
         """Read the worker's result now, if it has not been: the worker ends, and its copies of the
