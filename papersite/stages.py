@@ -173,17 +173,18 @@ def publish_side_files(site: Site, people: Sequence[Person], keys: dict[str, str
     store = Store.open(path, code, read=read)
     placed = PlacedFiles(staging, previous)
     records, record_memo = paper_records(site, keys, store.previous("records"))
-    # The search state as two states of the cache: its terms, a dict of each paper's counts, then
+    # The search state as states of the cache: its terms, a dict of each paper's counts, then
     # changes entry by entry in the cache's delta (nested, 95 MB went into it at each edit at
     # 100,000 papers).
     counted = placed.place(*build_search_files(site, {"terms": store.previous("search terms"),
-                                                      "chunks": store.previous("search chunks")}))
+                                                      "chunks": store.previous("search chunks"),
+                                                      "shards": store.previous("search shards")}))
     file_memo = placed.place(*export_files(site, people, records, keys, store.previous("exports")))
     part_memo = placed.place(*bibtex_scripts([page.paper.slug for page in site.papers], records.entries,
                                              changed=records.changed, previous=store.previous("bibtex")))
     feed_memo = placed.place(*feed_files(site, store.previous("feeds")))
     store.save({"records": record_memo, "search terms": counted["terms"], "search chunks": counted["chunks"],
-                "exports": file_memo, "bibtex": part_memo, "feeds": feed_memo}, {})
+                "search shards": counted["shards"], "exports": file_memo, "bibtex": part_memo, "feeds": feed_memo}, {})
     return placed.digests, placed.unchanged
 
 

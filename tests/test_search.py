@@ -359,7 +359,7 @@ def test_terms_counted_by_page_versions_equal_those_counted_from_the_texts(site,
     counts are those of the texts, and the next build with the same pages tokenises nothing."""
     pages = shipped_site(site)
     assert all(page.version for page in pages.papers)
-    by_version, state = search.count_search_terms(pages, None)
+    by_version, state, keys = search.count_search_terms(pages, None)
     by_text, _ = search_terms.count_terms(search.search_documents(pages))
     assert by_version.refs == by_text.refs and by_version.terms == by_text.terms
     for a, b in zip(by_version.postings, by_text.postings, strict=True):
@@ -370,8 +370,28 @@ def test_terms_counted_by_page_versions_equal_those_counted_from_the_texts(site,
         raise AssertionError("a paper the previous build counted was tokenised again")
 
     monkeypatch.setattr(search_terms, "tokenise_documents", no_tokenising)
-    again, _ = search.count_search_terms(pages, state)
-    assert again.terms == by_version.terms
+    again, _, again_keys = search.count_search_terms(pages, state)
+    assert again.terms == by_version.terms and again_keys == keys and keys[0] in state
+
+
+def test_the_terms_an_edit_changed_are_the_edited_documents_as_they_were_and_are(documents, monkeypatch):
+    """What a sharded index encodes again (search_shards.Shards.to_make): the terms of the documents
+    whose keys changed, old and new, not the terms the other documents share with them."""
+    refs, keys, _ = search_terms.keyed_documents(documents)
+    _, state = search_terms.count_terms(documents)
+    edited = [dict(d, body="brandnewword " + d["title"]) if i == 3 else d for i, d in enumerate(documents)]
+    _, after = search_terms.count_terms(edited, state)
+    new_keys = search_terms.keyed_documents(edited)[1]
+    old_terms = set(search_terms.count_terms(documents[3:4])[0].terms)
+    new_terms = set(search_terms.count_terms(edited[3:4])[0].terms)
+    changed = search_terms.changed_terms(state, after, b"".join(keys), new_keys)
+    assert changed == old_terms | new_terms and "brandnewword" in changed and len(changed) < len(after[search_terms.VOCABULARY]) / 2
+    assert search_terms.changed_terms(state, after, b"".join(keys), keys) == set()          # nothing changed
+    # Not to be told: documents added or removed, no previous state, more than MOST_CHANGED edited.
+    assert search_terms.changed_terms(state, after, b"".join(keys[:-1]), new_keys) is None
+    assert search_terms.changed_terms(None, after, b"".join(keys), new_keys) is None
+    monkeypatch.setattr(search_terms, "MOST_CHANGED", 0)
+    assert search_terms.changed_terms(state, after, b"".join(keys), new_keys) is None
 
 
 def test_a_vocabulary_of_unused_terms_is_renumbered(documents, monkeypatch):

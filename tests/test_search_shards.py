@@ -143,27 +143,39 @@ def test_files_are_byte_stable_and_an_edit_changes_few(site, sharded, tmp_path):
     papers = list(pages.papers)
     # (A new version, as listings.paper_page gives an edited page: the search counts a page's terms by it.)
     papers[5] = type(edited)(**{**edited.__dict__, "text": edited.text + " quixotic", "version": b"edited " + edited.version})
-    after, _ = search.build_search_files(type(pages)(pages.config, tuple(papers), pages.tags), state,
-                                         shard_from=0, layout=TINY)
-    # The store's chunks of unchanged papers are not made again, and would be made the same.
+    edited_site = type(pages)(pages.config, tuple(papers), pages.tags)
+    after, _ = search.build_search_files(edited_site, state, shard_from=0, layout=TINY)
+    clean, _ = search.build_search_files(edited_site, shard_from=0, layout=TINY)
+    # A file not made again (Deferred) is one the last build made, byte for byte, and it is what a
+    # clean build makes; made now (an output that lacks it), it is the same.
     deferred = {name for name, value in after.items() if isinstance(value, Deferred)}
-    assert deferred == {n for n in before if "/s-" in n} - {search_shards.script_path(f"s-{5 // TINY.chunk}")}
-    after = {name: value.make() if isinstance(value, Deferred) else value for name, value in after.items()}
-    assert all(after[name] == before[name] and digest(before[name].encode()) == state["chunks"][name[len("assets/search/"):-3]][1]
-               for name in deferred)
-    changed = sorted(n for n in set(before) | set(after) if before.get(n) != after.get(n))
-    assert urls.SEARCH_INDEX in changed   # the meta: the average field length moved
-    # Else only the files of the edited paper's terms: its postings (the field length is in each)
-    # and their buckets; not one store chunk (the store shows the summary, left alone here).
-    terms = set(search_terms.count_terms(search.search_documents(type(pages)(pages.config, (papers[5],), pages.tags)))[0].terms)
+    recorded = {**state["chunks"], **state["shards"]["files"]}
+    assert all(after[name].make() == before[name] == clean[name] and after[name].digest == digest(before[name].encode())
+               == recorded[name[len("assets/search/"):-3]][1] for name in deferred)
+    made = {name: value for name, value in after.items() if name not in deferred}
+    assert all(value == clean[name] for name, value in made.items()) and after.keys() == clean.keys()
+    # Made: the meta (the average field length moved), the topics' files (small, made each time),
+    # the edited paper's store chunk (made from its page's version), and the files of its terms,
+    # as they were and as they are: their postings (the field length is in each) and their
+    # buckets. No other store chunk, bucket or posting file.
+    assert urls.SEARCH_INDEX in made
+    terms = set(search_terms.count_terms(search.search_documents(type(pages)(pages.config, (papers[5], edited), pages.tags)))[0].terms)
     # A new term may split its bucket in two: the buckets of its terms, and the new ones cut from them.
     old_keys = ShardSource(sharded).keys
     new_keys = oracle.front_decode(oracle.read_js_global(after[urls.SEARCH_INDEX])["shards"]["buckets"])
     touched = {old_keys[bisect.bisect_right(old_keys, t) - 1] for t in terms}
     cut = {key for key in set(new_keys) - set(old_keys) if old_keys[bisect.bisect_right(old_keys, key) - 1] in touched}
-    allowed = {urls.SEARCH_INDEX} | {search_shards.script_path(search_shards.list_name(f, t)) for t in terms for f in range(len(search_terms.FIELD_NAMES))} | \
-              {search_shards.script_path("d-" + (search_shards.file_name(key) or "_")) for key in touched | cut}
-    assert set(changed) <= allowed and len(changed) < len(after) / 3
+    shard_names = {search_shards.list_name(f, t) for t in terms for f in range(len(search_terms.FIELD_NAMES))} | \
+                  {"d-" + (search_shards.file_name(key) or "_") for key in touched | cut} | \
+                  {name[len("assets/search/"):-3] for name in after if "/t-" in name} | {f"s-{5 // TINY.chunk}"}
+    assert set(made) <= {urls.SEARCH_INDEX, urls.SEARCH_STORE} | {search_shards.script_path(name) for name in shard_names}
+    assert len(deferred) > len(after) / 2   # (a small site: a paper has a good share of its terms)
+    # A paper removed renumbers the papers after it: every bucket and posting file is made again.
+    fewer = type(pages)(pages.config, tuple(papers[:5] + papers[6:]), pages.tags)
+    after, _ = search.build_search_files(fewer, state, shard_from=0, layout=TINY)
+    assert not any(isinstance(value, Deferred) for name, value in after.items() if "/s-" not in name)
+    assert {name: value.make() if isinstance(value, Deferred) else value for name, value in after.items()} == \
+        search.build_search_files(fewer, shard_from=0, layout=TINY)[0]
 
 
 def test_the_sharded_store_gives_each_documents_year(tmp_path):

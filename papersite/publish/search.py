@@ -37,8 +37,8 @@ from ..output import Deferred, Made, made_once
 from .lunr_index import SEARCH_PIPELINE
 from .search_codec import encode_index
 from .search_shards import GLOBAL as SHARD_GLOBAL
-from .search_shards import Layout, script_path, shard_files, tag_documents
-from .search_terms import FIELD_NAMES, TermCounts, count_keyed_terms, count_terms
+from .search_shards import Layout, Shards, plan_shards, script_path, tag_documents
+from .search_terms import FIELD_NAMES, TermCounts, changed_terms, count_keyed_terms, keyed_documents
 
 STORE_FORMAT = 1
 INDEX_GLOBAL = "PAPERSITE_INDEX"
@@ -62,25 +62,55 @@ ChunkMemo = dict[str, Made]
 def build_search_files(site: Site, previous: dict | None = None, shard_from: int = SHARD_FROM,
                        layout: Layout = Layout()) -> tuple[dict[str, str | Deferred], dict]:
     """The index and store files, and the state for the next build (`previous`: the last build's):
-    each paper's term counts and, in a sharded index, what made each store chunk."""
+    each paper's term counts and, in a sharded index, what made each shard and store chunk."""
     previous = previous or {}
-    counts, counted = count_search_terms(site, previous.get("terms"))
+    counts, counted, keys = count_search_terms(site, previous.get("terms"))
     pipeline = search_pipeline_names()
     files: dict[str, str | Deferred] = {}
-    chunks: ChunkMemo = {}
     if len(site.papers) < shard_from:
         files[urls.SEARCH_INDEX] = js_global(INDEX_GLOBAL, encode_index(counts, pipeline))
         files[urls.SEARCH_STORE] = js_global(STORE_GLOBAL, build_store(site))
-    else:
-        tags = tag_documents([page.paper.tags for page in site.papers])
-        meta, shards = shard_files(counts, pipeline, tags, layout)
-        files[urls.SEARCH_INDEX] = js_global(INDEX_GLOBAL, {"shards": meta})
-        files[urls.SEARCH_STORE] = js_global(STORE_GLOBAL, {**store_pages(site), "paper": urls.paper_path("\0").split("\0")})
-        for name, value in shards.items():
-            files[script_path(name)] = js_register(SHARD_GLOBAL, name, value)
-        chunk_files, chunks = store_chunks(site.papers, layout.chunk, previous.get("chunks") or {})
-        files.update(chunk_files)
-    return files, {"terms": counted, "chunks": chunks}
+        return files, {"terms": counted, "chunks": {}, "shards": {}}
+    shards = plan_shards(counts, tag_documents([page.paper.tags for page in site.papers]), layout)
+    files[urls.SEARCH_INDEX] = js_global(INDEX_GLOBAL, {"shards": shards.meta(pipeline)})
+    files[urls.SEARCH_STORE] = js_global(STORE_GLOBAL, {**store_pages(site), "paper": urls.paper_path("\0").split("\0")})
+    documents = (text_digest(*counts.refs), b"".join(keys))
+    last = previous.get("shards") or {}
+    changed = (changed_terms(previous.get("terms"), counted, last["documents"][1], keys)
+               if last.get("documents", (None,))[0] == documents[0] else None)
+    shard_memo, made = shard_scripts(shards, changed, last.get("files") or {})
+    files.update(made)
+    chunk_files, chunks = store_chunks(site.papers, layout.chunk, previous.get("chunks") or {})
+    files.update(chunk_files)
+    return files, {"terms": counted, "chunks": chunks, "shards": {"documents": documents, "files": shard_memo}}
+
+
+# The shards a build made, for the next: (what its documents were: the digest of their refs and
+# their keys joined, {file name: Made}).
+ShardMemo = dict[str, Made]
+
+
+def shard_scripts(shards: Shards, changed: Collection[str] | None, previous: ShardMemo) -> tuple[ShardMemo, dict[str, str | Deferred]]:
+    """The scripts of the shards' files, and their memo for the next build. A bucket or posting
+    file is Deferred when the `previous` build made it of the same and none of its terms is in
+    `changed` (Shards.to_make): an edit encodes its paper's terms' files, not 50,000 at 100,000
+    papers."""
+    to_make = shards.to_make(changed, previous)
+    values = shards.encode(to_make)
+    files: dict[str, str | Deferred] = {}
+    memo: ShardMemo = {}
+    for name, made_from in shards.made_from.items():
+        files[script_path(name)], memo[name] = made_once(partial(shard_script, shards, values, name), made_from,
+                                                         previous.get(name), name not in to_make)
+    for name, value in shards.topic_files().items():
+        files[script_path(name)] = js_register(SHARD_GLOBAL, name, value)
+    return memo, files
+
+
+def shard_script(shards: Shards, values: dict[str, object], name: str) -> str:
+    """The script of one of the shards' files: encoded already, or now (a Deferred file the output lacks)."""
+    value = values[name] if name in values else shards.encode([name])[name]
+    return js_register(SHARD_GLOBAL, name, value)
 
 
 def store_chunks(pages: Sequence[PaperPage], size: int, previous: ChunkMemo) -> tuple[dict[str, str | Deferred], ChunkMemo]:
@@ -173,18 +203,19 @@ def document_texts(page: PaperPage, names: dict[str, str]) -> tuple[str, ...]:
     return tuple(texts[name] for name in FIELD_NAMES)
 
 
-def count_search_terms(site: Site, previous: dict | None) -> tuple[TermCounts, dict]:
-    """The papers' term counts. Each paper is keyed by its page's version, which digests every
-    text it is searched by (listings.paper_page) but the topics' names: the texts themselves are
-    made and digested only for the papers the previous build did not count (100,000 at anthology
-    scale, an edit's few)."""
-    if not all(page.version for page in site.papers):
-        return count_terms(search_documents(site), previous)
-    names = site.tag_names()
-    shared = b"paper page\0" + fingerprint(names)
-    return count_keyed_terms([page.paper.slug for page in site.papers],
-                             [digest(shared + page.version) for page in site.papers],
-                             lambda i: document_texts(site.papers[i], names), previous)
+def count_search_terms(site: Site, previous: dict | None) -> tuple[TermCounts, dict, list[bytes]]:
+    """The papers' term counts, the state for the next build, and each paper's key in it. Each
+    paper is keyed by its page's version, which digests every text it is searched by
+    (listings.paper_page) but the topics' names: the texts themselves are made and digested only
+    for the papers the previous build did not count (100,000 at anthology scale, an edit's few)."""
+    if all(page.version for page in site.papers):
+        names = site.tag_names()
+        shared = b"paper page\0" + fingerprint(names)
+        refs, keys = [page.paper.slug for page in site.papers], [digest(shared + page.version) for page in site.papers]
+        texts = lambda i: document_texts(site.papers[i], names)
+    else:
+        refs, keys, texts = keyed_documents(search_documents(site))
+    return (*count_keyed_terms(refs, keys, texts, previous), keys)
 
 
 def store_pages(site: Site) -> dict:

@@ -35,21 +35,25 @@ NEAR_HALF of a rounding boundary (where a last-bit difference between Python's a
 could tip it) is listed in `fix` with Python's value.
 
 What an edit changes: the buckets and posting files of the edited paper's terms (old and new),
-its store chunk, the meta (the average lengths), and nothing else; every file is written with
-sorted keys, so unchanged content is the same bytes. Adding or removing a paper renumbers the
-papers after it, and so changes most files.
+its store chunk, the meta (the average lengths), the files whose near-half weights moved with
+the average lengths (a few dozen), and nothing else; every file is written with sorted keys, so
+unchanged content is the same bytes. A build encodes only those files (`Shards.to_make`, told
+the edited papers' terms by search_terms.changed_terms); the others are the previous output's.
+Adding or removing a paper renumbers the papers after it, and so changes most files.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import bisect
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 from lunr import __TARGET_JS_VERSION__ as LUNR_JS_VERSION
 
 from .lunr_index import B, K1, lunr_idf
-from .search_codec import NEAR_HALF, front_code, gaps_of, rice_ks, rice_segments, varint_segments, varints
+from .search_codec import NEAR_HALF, front_code, rice_ks, rice_segments, varint_segments, varints
 from .search_terms import TermCounts
 
 FORMAT = 1
@@ -69,77 +73,188 @@ class Layout:
     chunk: int = 8               # documents per result-store chunk
 
 
-def shard_files(counts: TermCounts, pipeline: list[str], tag_docs: dict[str, list[int]],
-                layout: Layout = Layout()) -> tuple[dict, dict[str, object]]:
-    """The meta, and name -> value of every other file but the store's chunks (search.py writes
-    each as a script, and makes the chunks). `tag_docs`: each topic's document numbers.
+@dataclass(frozen=True)
+class Shards:
+    """A large index's files but the store's chunks, before any is encoded: each file's terms and
+    the near-half weights it lists, so that a build encodes only the files it must (`encode`).
 
-    Every posting of a field is encoded at once (numpy), as segments: one per bucket for its
-    terms' inline postings, one per term with a file of its own."""
-    n_docs, n_terms = len(counts.refs), len(counts.terms)
+    Segments: in each field, bucket b's inline postings are segment b, and the postings of the
+    i-th term with a file of its own (`own[f][i]`) are segment len(buckets) + i."""
+
+    counts: TermCounts
+    layout: Layout
+    keys: list[tuple[str, int, int]]   # the buckets: (start key, first term, end), as bucket_keys gives them
+    per_field: list[np.ndarray]        # each term's number of postings, per field
+    idf: np.ndarray                    # each term's, as lunr_idf gives it
+    tag_docs: dict[str, list[int]]     # each topic's document numbers
+
+    @cached_property
+    def firsts(self) -> np.ndarray:
+        return np.array([first for _, first, _ in self.keys] + [len(self.counts.terms)], dtype=np.int64)
+
+    @cached_property
+    def bucket_of(self) -> np.ndarray:
+        """Each term's bucket."""
+        return np.repeat(np.arange(len(self.keys)), np.diff(self.firsts))
+
+    @cached_property
+    def buckets(self) -> list[str]:
+        """The bucket files' names, in key order."""
+        return ["d-" + (file_name(key) or "_") for key, _, _ in self.keys]
+
+    @cached_property
+    def own(self) -> list[np.ndarray]:
+        """Per field, the terms with a file of their own (more than `inline` postings), ascending."""
+        return [np.flatnonzero(c > self.layout.inline) for c in self.per_field]
+
+    @cached_property
+    def lists(self) -> dict[str, list[tuple[int, int]]]:
+        """Each posting file's (field, term), in order (two terms whose cut names met share a file)."""
+        lists: dict[str, list[tuple[int, int]]] = {}
+        for f, terms in enumerate(self.own):
+            for t in terms.tolist():
+                lists.setdefault(list_name(f, self.counts.terms[t]), []).append((f, t))
+        return lists
+
+    @cached_property
+    def fixes(self) -> tuple[dict[str, list], dict[tuple[int, int], list]]:
+        """The near-half weights (`near_boundary`) each file lists: a bucket's, by its file name, as
+        [field, term within the bucket, posting within the term, weight]; a term with a file of its
+        own's, by (field, term), as [posting within the term, weight]. In field order, then posting order."""
+        bucket_fixes: dict[str, list] = {}
+        term_fixes: dict[tuple[int, int], list] = {}
+        for f, (postings, c) in enumerate(zip(self.counts.postings, self.per_field)):
+            starts = np.concatenate([[0], np.cumsum(c)])
+            for row, weight in near_boundary(postings, self.counts.boosts[f], self.idf):
+                t = int(postings.terms[row])
+                if c[t] > self.layout.inline:
+                    term_fixes.setdefault((f, t), []).append([row - int(starts[t]), weight])
+                else:
+                    b = int(self.bucket_of[t])
+                    bucket_fixes.setdefault(self.buckets[b], []).append([f, t - int(self.firsts[b]), row - int(starts[t]), weight])
+        return bucket_fixes, term_fixes
+
+    @cached_property
+    def made_from(self) -> dict[str, tuple]:
+        """What each file of the postings is made of, but its terms' postings: its terms (a bucket's
+        as its range), the near-half weights it lists and the layout. Two builds whose files agree
+        in this made the same file, unless a term of it had a posting change (`to_make`)."""
+        (bucket_fixes, term_fixes), terms, out = self.fixes, self.counts.terms, {}
+        for name, (key, first, last) in zip(self.buckets, self.keys):
+            out[name] = (key, terms[first], terms[last - 1] if last > first else None, last - first,
+                         tuple(map(tuple, bucket_fixes.get(name, ()))), self.layout)
+        for name, entries in self.lists.items():
+            out[name] = (tuple((f, terms[t], tuple(map(tuple, term_fixes.get((f, t), ())))) for f, t in entries), self.layout)
+        return out
+
+    def to_make(self, changed: Collection[str] | None, previous: dict[str, tuple]) -> set[str]:
+        """The posting and bucket files to encode: those the `previous` build did not make from
+        what they are made of now (Shards.made_from), and those holding a term in `changed` (whose
+        postings changed: every term of an edited document, as it was and as it is; None, any)."""
+        if changed is None:
+            return set(self.made_from)
+        terms, inline = self.counts.terms, self.layout.inline
+        hit = set()
+        for term in changed:
+            t = bisect.bisect_left(terms, term)
+            if t < len(terms) and terms[t] == term:
+                hit.add(self.buckets[self.bucket_of[t]])
+                hit.update(list_name(f, term) for f, c in enumerate(self.per_field) if c[t] > inline)
+            else:   # gone: the buckets beside where it was
+                hit.update(self.buckets[self.bucket_of[near]] for near in (t - 1, t) if 0 <= near < len(terms))
+        return {name for name, made in self.made_from.items()
+                if name in hit or previous.get(name) is None or previous[name][0] != made}
+
+    def meta(self, pipeline: list[str]) -> dict:
+        counts = self.counts
+        return {
+            "v": FORMAT,
+            "version": LUNR_JS_VERSION,
+            "fields": list(counts.fields),
+            "boosts": list(counts.boosts),
+            "k1": K1,
+            "b": B,
+            "pipeline": pipeline,
+            "docs": len(counts.refs),
+            "average": [p.average for p in counts.postings],
+            "buckets": front_code([key for key, _, _ in self.keys]),
+            "inline": self.layout.inline,
+            "chunk": self.layout.chunk,
+        }
+
+    def encode(self, names: Collection[str]) -> dict[str, object]:
+        """name -> value of the bucket and posting files among `names`.
+
+        The segments of a field are encoded together (numpy), a million postings at a time, each
+        segment's code on its own: a file is the same whether it is encoded alone or with all."""
+        names = set(names)
+        (bucket_fixes, term_fixes), counts, n_docs, n_buckets = self.fixes, self.counts, len(self.counts.refs), len(self.keys)
+        chosen = np.array([b for b, name in enumerate(self.buckets) if name in names], dtype=np.int64)
+        buckets = {int(b): {"terms": front_code(counts.terms[self.firsts[b]:self.firsts[b + 1]]), "counts": [], "gaps": [], "tf": [],
+                            "len": [], "fix": bucket_fixes.get(self.buckets[b], [])} for b in chosen.tolist()}
+        files: dict[str, object] = {}
+        for f, (postings, c, own) in enumerate(zip(counts.postings, self.per_field, self.own)):
+            kept = np.array([i for i, t in enumerate(own.tolist()) if list_name(f, counts.terms[t]) in names], dtype=np.int64)
+            for b, text in zip(buckets, varint_segments(*selected(c, self.firsts, chosen))):
+                buckets[b]["counts"].append(text)
+            starts = np.concatenate([[0], np.cumsum(c)])
+            inline_rows = np.flatnonzero((c <= self.layout.inline)[postings.terms])
+            bounds = np.concatenate([[0], np.cumsum(np.bincount(self.bucket_of[postings.terms[inline_rows]], minlength=n_buckets)),
+                                     len(inline_rows) + np.cumsum(c[own])])
+            order = np.concatenate([inline_rows, np.flatnonzero((c > self.layout.inline)[postings.terms])])
+            rows, local = selected(order, bounds, np.concatenate([chosen, n_buckets + kept]))
+            k_of_term = rice_ks(c, n_docs).astype(np.int8)
+            texts = []
+            for a, z in segment_chunks(local):   # a million postings at a time: numpy's temporaries stay small
+                part, bounds_part = rows[local[a]:local[z]], local[a:z + 1] - local[a]
+                texts += zip(rice_segments(gaps_at(postings, starts, part), k_of_term[postings.terms[part]], bounds_part),
+                             varint_segments(postings.tfs[part] - 1, bounds_part),
+                             varint_segments(postings.lengths[postings.docs[part]], bounds_part))
+            for b, (gaps, tfs, lengths) in zip(buckets, texts):
+                buckets[b]["gaps"].append(gaps)
+                buckets[b]["tf"].append(tfs)
+                buckets[b]["len"].append(lengths)
+            for i, (gaps, tfs, lengths) in zip(kept.tolist(), texts[len(buckets):]):
+                t = int(own[i])
+                term, name = counts.terms[t], list_name(f, counts.terms[t])
+                files.setdefault(name, []).append([term, gaps, tfs, lengths, term_fixes.get((f, t), [])])
+        for b, bucket in buckets.items():
+            files[self.buckets[b]] = bucket
+        return files
+
+    def topic_files(self) -> dict[str, dict]:
+        """name -> value of each topic's file: its documents."""
+        files = {}
+        for slug, numbers in self.tag_docs.items():
+            gaps = np.diff(np.asarray(numbers, dtype=np.int64), prepend=-1) - 1
+            files["t-" + slug] = {"count": len(numbers), "gaps": varints(gaps.tolist())}
+        return files
+
+
+def plan_shards(counts: TermCounts, tag_docs: dict[str, list[int]], layout: Layout = Layout()) -> Shards:
+    """The files of the index of `counts` (`tag_docs`: each topic's document numbers), to encode."""
+    n_terms = len(counts.terms)
     per_field = [np.bincount(p.terms, minlength=n_terms) for p in counts.postings]
     df = sum(per_field) if per_field else np.zeros(n_terms, np.int64)
-    idf = idf_of(df, n_docs)
-    keys = bucket_keys(counts.terms, per_field, layout)
-    firsts = np.array([first for _, first, _ in keys] + [n_terms], dtype=np.int64)
-    bucket_of = np.repeat(np.arange(len(keys)), np.diff(firsts))
-    buckets = [{"terms": front_code(counts.terms[first:last]), "counts": [], "gaps": [], "tf": [], "len": [], "fix": []}
-               for _, first, last in keys]
-    files: dict[str, object] = {}
-    for f, (postings, c) in enumerate(zip(counts.postings, per_field)):
-        for bucket, text in zip(buckets, varint_segments(c, firsts)):
-            bucket["counts"].append(text)
-        starts = np.concatenate([[0], np.cumsum(c)])
-        small = (c <= layout.inline)[postings.terms]
-        inline_rows, own_rows = np.flatnonzero(small), np.flatnonzero(~small)
-        big = np.flatnonzero(c > layout.inline)
-        order = np.concatenate([inline_rows, own_rows])
-        bounds = np.concatenate([[0], np.cumsum(np.bincount(bucket_of[postings.terms[inline_rows]], minlength=len(keys))),
-                                 len(inline_rows) + np.cumsum(c[big])])
-        all_gaps, k_of_term = gaps_of(postings.docs, postings.terms).astype(np.int32), rice_ks(c, n_docs).astype(np.int8)
-        gaps, tfs, lengths = [], [], []
-        for a, b in segment_chunks(bounds):   # a million postings at a time: numpy's temporaries stay small
-            rows, local = order[bounds[a]:bounds[b]], bounds[a:b + 1] - bounds[a]
-            gaps += rice_segments(all_gaps[rows], k_of_term[postings.terms[rows]], local)
-            tfs += varint_segments(postings.tfs[rows] - 1, local)
-            lengths += varint_segments(postings.lengths[postings.docs[rows]], local)
-        del all_gaps
-        fixes = near_boundary(postings, counts.boosts[f], idf)
-        own: dict[int, list] = {int(t): [] for t in big.tolist()}
-        for row, weight in fixes:
-            t = int(postings.terms[row])
-            if t in own:
-                own[t].append([row - int(starts[t]), weight])
-            else:
-                b = int(bucket_of[t])
-                buckets[b]["fix"].append([f, t - int(firsts[b]), row - int(starts[t]), weight])
-        for b, bucket in enumerate(buckets):
-            bucket["gaps"].append(gaps[b])
-            bucket["tf"].append(tfs[b])
-            bucket["len"].append(lengths[b])
-        for i, t in enumerate(big.tolist(), len(buckets)):
-            term = counts.terms[t]
-            files.setdefault(list_name(f, term), []).append([term, gaps[i], tfs[i], lengths[i], own[t]])
-    for (key, _, _), bucket in zip(keys, buckets):
-        files["d-" + (file_name(key) or "_")] = bucket
-    for slug, numbers in tag_docs.items():
-        gaps = np.diff(np.asarray(numbers, dtype=np.int64), prepend=-1) - 1
-        files["t-" + slug] = {"count": len(numbers), "gaps": varints(gaps.tolist())}
-    meta = {
-        "v": FORMAT,
-        "version": LUNR_JS_VERSION,
-        "fields": list(counts.fields),
-        "boosts": list(counts.boosts),
-        "k1": K1,
-        "b": B,
-        "pipeline": pipeline,
-        "docs": n_docs,
-        "average": [p.average for p in counts.postings],
-        "buckets": front_code([key for key, _, _ in keys]),
-        "inline": layout.inline,
-        "chunk": layout.chunk,
-    }
-    return meta, files
+    return Shards(counts, layout, bucket_keys(counts.terms, per_field, layout), per_field, idf_of(df, len(counts.refs)), tag_docs)
+
+
+def selected(values: np.ndarray, bounds: np.ndarray, segments: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """values[bounds[s]:bounds[s + 1]] of each of `segments` (ascending), one after another, and
+    the bounds of each among them."""
+    if len(segments) == len(bounds) - 1:   # all of them
+        return values, bounds
+    sizes = bounds[segments + 1] - bounds[segments]
+    local = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
+    positions = np.repeat(bounds[segments] - local[:-1], sizes) + np.arange(local[-1], dtype=np.int64)
+    return values[positions], local
+
+
+def gaps_at(postings, starts: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """search_codec.gaps_of at the postings `rows`: each one's gap from the previous document of its term."""
+    docs = postings.docs[rows].astype(np.int64)
+    first = rows == starts[postings.terms[rows]]
+    return docs - np.where(first, -1, postings.docs[np.maximum(rows - 1, 0)]) - 1
 
 
 def idf_of(df: np.ndarray, n_docs: int) -> np.ndarray:

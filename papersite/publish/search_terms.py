@@ -71,9 +71,13 @@ def count_terms(docs: Sequence[dict], previous: dict | None = None) -> tuple[Ter
     """The term counts of `docs` ({"ref", and a string per field; the forms are made from the title}), and the state for the next build.
 
     `previous`: the last build's state; the documents whose texts it has are not tokenised again."""
+    return count_keyed_terms(*keyed_documents(docs), previous)
+
+
+def keyed_documents(docs: Sequence[dict]) -> tuple[list[str], list[bytes], Callable[[int], tuple[str, ...]]]:
+    """Each document's ref, the digest of its texts (`texts_key`), and its texts by number."""
     values = [tuple(doc.get(name) or "" for name in FIELD_NAMES) for doc in docs]
-    return count_keyed_terms([str(doc["ref"]) for doc in docs], [texts_key(texts) for texts in values],
-                             values.__getitem__, previous)
+    return [str(doc["ref"]) for doc in docs], [texts_key(texts) for texts in values], values.__getitem__
 
 
 def count_keyed_terms(refs: Sequence[str], keys: Sequence[bytes], texts: Callable[[int], tuple[str, ...]],
@@ -97,6 +101,34 @@ def count_keyed_terms(refs: Sequence[str], keys: Sequence[bytes], texts: Callabl
     unchanged = len(vocabulary.terms) == len(old_vocabulary) and vocabulary.terms == list(old_vocabulary)
     state = {VOCABULARY: old_vocabulary if unchanged else tuple(vocabulary.terms), **dict(zip(keys, blobs))}
     return counts, state
+
+
+# An edit of more documents than this is taken as a change of all (`changed_terms`): listing each
+# document's terms costs more than encoding the index whole.
+MOST_CHANGED = 1000
+
+
+def changed_terms(before: dict | None, after: dict, last_keys: bytes, keys: Sequence[bytes]) -> set[str] | None:
+    """The terms of the documents whose keys changed since the last build (`last_keys`: its keys
+    joined, the same documents in the same order), as they were (in its state, `before`) and as
+    they are (`after`): the terms whose postings may have changed, for one of them or for their
+    field lengths. None when that cannot be told, or more than MOST_CHANGED documents changed."""
+    old = np.frombuffer(last_keys, dtype=np.uint8).reshape(-1, DIGEST_SIZE)
+    new = np.frombuffer(b"".join(keys), dtype=np.uint8).reshape(-1, DIGEST_SIZE)
+    if before is None or old.shape != new.shape:
+        return None
+    changed = np.flatnonzero((old != new).any(axis=1)).tolist()
+    if len(changed) > MOST_CHANGED:
+        return None
+    terms: set[str] = set()
+    for state, key in chain(((before, old[i].tobytes()) for i in changed), ((after, keys[i]) for i in changed)):
+        blob = state.get(key)
+        if blob is None:
+            return None
+        data = np.frombuffer(blob, dtype=np.int32)
+        vocabulary = state[VOCABULARY]
+        terms.update(vocabulary[n] for n in data[len(FIELD_NAMES):len(FIELD_NAMES) + int(data[:len(FIELD_NAMES)].sum())].tolist())
+    return terms
 
 
 def indexed_values(texts: tuple[str, ...]) -> tuple[str, ...]:
