@@ -20,7 +20,7 @@ from ..output import Deferred, Staging
 from .inputs import FileDigests, code_version, input_version, read_inputs, tree_version
 from .reuse import (PageRecords, PreviousOutput, Survey, content_digest, kept_pages, output_manifest, page_key, page_keys,
                     place_files, record_pages)
-from .store import Store, default_cache_path, read_sealed, state_path, templates_path, worker_path
+from .store import Store, default_cache_path, read_state_file, templates_path, worker_path
 
 
 @dataclass
@@ -47,7 +47,8 @@ class BuildCache:
     jobs: int = 1
 
     def __post_init__(self) -> None:
-        self.last: dict = {} if self.clean else read_sealed(state_path(self.path), self.code)[0] or {}
+        self.state_file = None if self.clean else read_state_file(self.path, self.code)
+        self.last: dict = (self.state_file.data or {}) if self.state_file is not None else {}
         self.files = FileDigests(self.last.get("files"))
         self.output = PreviousOutput(self.out, self.last.get("manifest"))
         # Every build with a previous output stats all its files, at 100,000 papers 400,000: one
@@ -105,7 +106,7 @@ class BuildCache:
     def load(self, warm: WarmCache | None) -> None:
         """The previous build's states: the dev server's copy in memory when it is still what is on disk, else the files."""
         kept = Store.reopen(warm.store, self.path, self.code) if warm is not None and warm.store is not None and not self.clean else None
-        self.store = kept or Store.open(self.path, self.code, read=not self.clean)
+        self.store = kept or Store.open(self.path, self.code, read=not self.clean, state_file=self.state_file)
 
     def previous(self, name: str):
         """What a stage kept last time, to start from (None when there is nothing to trust)."""
@@ -204,7 +205,7 @@ class BuildCache:
     def keep_warm(self, warm: WarmCache | None) -> None:
         """After a build with nothing to do: the dev server's next build starts from the states in memory."""
         if warm is not None and warm.store is None:
-            warm.store = Store.open(self.path, self.code)
+            warm.store = Store.open(self.path, self.code, state_file=self.state_file)
 
 
 def write_page(render: Callable, staging: Staging, shared: bytes | None, fingerprints: Fingerprints,

@@ -20,9 +20,11 @@ to a temporary file renamed into place, so a killed build leaves the old file or
 from __future__ import annotations
 
 import gc
+import mmap
 import os
 import pickle
 import zlib
+from dataclasses import dataclass
 from pathlib import Path
 
 from ..digests import digest
@@ -38,7 +40,6 @@ CACHE_DIR_NAME = ".papersite-cache"
 # A build writes the main file anew when more entries than this share of it changed since it was
 # written, and otherwise only those changes, in `<cache>.delta`.
 DELTA_SHARE = 0.1
-CHUNK = 1 << 20   # bytes read at a time while checking a file
 MISSING = object()
 
 
@@ -61,21 +62,24 @@ class Store:
         return self.states.get(name)
 
     @classmethod
-    def open(cls, path: Path | None, code: bytes, read: bool = True) -> "Store":
+    def open(cls, path: Path | None, code: bytes, read: bool = True, state_file: StateFile | None = None) -> "Store":
+        """The cache at `path`; `state_file`: its state file, if the caller has read it (at 100,000
+        papers, 42 MB and a third of a second: the build reads it first, alone, to know whether
+        anything changed)."""
         if path is None or not read:
             return cls(path, code)
         data, problem = read_sealed(path, code)
-        small, small_problem = read_sealed(state_path(path), code)
-        if data is None or small is None:
+        state_file = state_file or read_state_file(path, code)
+        if data is None or state_file.data is None:
             # Half a cache is no cache: the files refer to each other.
-            return cls(path, code, problem=problem or small_problem)
+            return cls(path, code, problem=problem or state_file.problem)
         base = data["states"]
         merged, delta_problem = apply_delta(base, data["seal"], delta_path(path), code)
         if merged is None:
             return cls(path, code, problem=delta_problem)
-        store = cls(path, code, merged, small)
+        store = cls(path, code, merged, state_file.data)
         store.base, store.base_seal = base, data["seal"]
-        store.saved = file_identity(state_path(path))
+        store.saved = state_file.identity
         return store
 
     @classmethod
@@ -110,6 +114,21 @@ class Store:
         write_sealed(state_path(self.path), self.code, small)
         self.states, self.small = states, small
         self.saved = file_identity(state_path(self.path))
+
+
+@dataclass(frozen=True)
+class StateFile:
+    """A cache's state file as read: what it holds (None if it cannot be used, and why not), and
+    its identity, taken before it was read."""
+
+    data: dict | None
+    problem: str | None
+    identity: tuple[int, int, int] | None
+
+
+def read_state_file(path: Path, code: bytes) -> StateFile:
+    identity = file_identity(state_path(path))
+    return StateFile(*read_sealed(state_path(path), code), identity)
 
 
 def changes_since(base: dict, states: dict) -> dict:
@@ -192,8 +211,10 @@ def default_cache_path(out: Path, cache_dir: Path | None = None) -> Path:
 def read_sealed(path: Path, code: bytes) -> tuple[dict | None, str | None]:
     """The dict stored at `path`, or None and why it cannot be used (missing is no problem).
 
-    The file is checked whole before anything in it is unpickled, reading it in chunks: a cache
-    of a large collection is hundreds of megabytes, and never held as one bytes object."""
+    The file is checked whole before anything in it is unpickled. It is mapped, not read: a cache
+    of a large collection is hundreds of megabytes, never held as one bytes object, and the check
+    and the unpickling both read its pages where they are (read in chunks for the check, then by
+    the unpickler, 620 MB cost 0.2-0.3 s more at 100,000 papers)."""
     head = len(MAGIC) + 4 + SEAL_SIZE
     try:
         with open(path, "rb") as f:
@@ -204,18 +225,19 @@ def read_sealed(path: Path, code: bytes) -> tuple[dict | None, str | None]:
                 return None, "written by another cache format"
             if names_other_code(f, code):
                 return None, OTHER_CODE
-            f.seek(head)
-            crc = 0
-            while chunk := f.read(CHUNK):
-                crc = zlib.crc32(chunk, crc)
-            if crc.to_bytes(4, "big") != header[len(MAGIC) + 4:len(MAGIC) + 8]:
-                return None, "checksum mismatch (corrupt or truncated)"
-            f.seek(head)
-            data = unpickle(f)
+            with mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as mapped:
+                with memoryview(mapped)[head:] as payload:
+                    crc = zlib.crc32(payload)
+                if crc.to_bytes(4, "big") != header[len(MAGIC) + 4:len(MAGIC) + 8]:
+                    return None, "checksum mismatch (corrupt or truncated)"
+                mapped.seek(head)
+                data = unpickle(mapped)
     except FileNotFoundError:
         return None, None
     except OSError as exc:
         return None, f"unreadable ({exc.strerror})"
+    except ValueError:   # emptied since its header was read: nothing to map
+        return None, "checksum mismatch (corrupt or truncated)"
     if data is None:
         return None, "does not unpickle"
     if not isinstance(data, dict) or data.get("code") != code:
