@@ -25,6 +25,7 @@ from papersite import stages, urls, workers
 from support.maps import without_map_points
 from papersite.cli import main
 from papersite.digests import digest
+from papersite.enrich import authors as authors_module
 from papersite.enrich import people as people_module
 from papersite.incremental import cache as cache_module
 from papersite.incremental import reuse
@@ -951,6 +952,26 @@ def test_an_edit_to_one_paper_renders_only_its_authors_pages(proj, tmp_path):
     after = author_inodes(proj)
     assert {name for name in after if after[name] != before[name]} == its_authors
     assert_same_as_clean(proj, tmp_path)
+
+
+def test_an_edit_makes_the_author_page_data_of_its_authors_alone(proj, monkeypatch):
+    """The author pages' data: an abstract's words are on no author page, so the last build's is
+    this one's, the same objects (the cache's delta holds none of it); a title is, so its authors'
+    pages are made again, from the lines of their papers alone."""
+    build(options(proj, jobs=1))
+    made = []
+    line = authors_module.AuthorPapers.__getitem__
+    monkeypatch.setattr(authors_module.AuthorPapers, "__getitem__", lambda self, i: made.append(self.lines[i][0]) or line(self, i))
+    path = first_paper(proj)
+    path.write_text(path.read_text(encoding="utf-8").rstrip("\n") + " An added closing sentence.\n", encoding="utf-8")
+    build(options(proj, jobs=1))
+    delta, _ = store_module.read_sealed(delta_path(default_cache_path(proj / "site")), code_version())
+    assert made == [] and "author pages" not in delta["entries"] and "author pages" not in delta["whole"]
+    path.write_text(re.sub(r"^title: .*$", "title: A retitled paper", path.read_text(encoding="utf-8"), count=1, flags=re.M),
+                    encoding="utf-8")
+    build(options(proj, jobs=1))
+    slug = re.search(r"^slug: (\S+)$", path.read_text(encoding="utf-8"), re.M)[1]
+    assert slug in made and len(made) < len(list((proj / "content" / "papers").glob("*.md"))) / 2
 
 
 def test_adding_and_editing_authors_yml(proj, tmp_path):

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field, replace
 from ..digests import digest, leaf
 from ..model import Paper, SiteConfig, Tag, Taxonomy
 from ..text.fold import ascii_words
-from .authors import AuthorPage, AuthorPaper, IndexLetter, author_pages
+from .authors import AuthorPage, IndexLetter, Line, author_pages
 from .people import Authorship, Credit, Redirect
 from .texts import PaperText, abstract_markup
 
@@ -119,7 +119,7 @@ def with_authors(site: Site, authorship: Authorship, previous: dict | None = Non
     """The site with its authors' page data and old author addresses, and the state for the next
     build (enrich/authors.py `author_pages`, on `jobs` workers)."""
     slugs = site.venue_slugs()
-    authors, state = author_pages(authorship, [author_paper(page, slugs) for page in site.papers], previous, jobs)
+    authors, state = author_pages(authorship, [paper_line(page, slugs) for page in site.papers], previous, jobs)
     return replace(site, authors=authors.pages, author_index=authors.index, author_redirects=authorship.redirects), state
 
 
@@ -142,9 +142,10 @@ def venue_slug(venue: str) -> str:
     return "-".join(ascii_words(venue)) or "venue"
 
 
-def author_paper(page: PaperPage, venue_slugs: dict[str, str]) -> AuthorPaper:
+def paper_line(page: PaperPage, venue_slugs: dict[str, str]) -> Line:
+    """A paper as author pages list it: the fields of its AuthorPaper."""
     paper = page.paper
-    return AuthorPaper(paper.slug, page.title_html, paper.venue, venue_slugs[paper.venue], paper.year, paper.tags)
+    return paper.slug, page.title_html, paper.venue, venue_slugs[paper.venue], paper.year, paper.tags
 
 
 def paper_page(papers: Sequence[Paper], i: int, text: PaperText, credits: tuple[Credit, ...]) -> PaperPage:

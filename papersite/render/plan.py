@@ -151,8 +151,11 @@ def plan_pages(site: Site, bibtex_keys: Mapping[str, str], related: Sequence[Rel
 def check_one_page_a_path(plan: Sequence[PageSpec]) -> None:
     """The inputs' checks keep every name apart (slugs from aliases, tags from `index`); should one
     ever be missed, the build stops here rather than let a page silently replace another."""
+    paths = [spec.path for spec in plan]
+    if len(set(paths)) == len(paths):   # (at 100,000 papers, 274,000 paths: a set made in C, not a loop)
+        return
     seen: set[str] = set()
-    clashes = sorted({spec.path for spec in plan if spec.path in seen or seen.add(spec.path)})
+    clashes = sorted({path for path in paths if path in seen or seen.add(path)})
     if clashes:
         raise SiteError([Problem(path, None, "two pages of the site would be written here; rename one of them")
                          for path in clashes])
