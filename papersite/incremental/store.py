@@ -214,7 +214,8 @@ def read_sealed(path: Path, code: bytes) -> tuple[dict | None, str | None]:
     The file is checked whole before anything in it is unpickled. It is mapped, not read: a cache
     of a large collection is hundreds of megabytes, never held as one bytes object, and the check
     and the unpickling both read its pages where they are (read in chunks for the check, then by
-    the unpickler, 620 MB cost 0.2-0.3 s more at 100,000 papers)."""
+    the unpickler, 620 MB cost 0.2-0.3 s more at 100,000 papers). No file is ever changed in place
+    (`write_sealed` writes a new one and renames it over the old), so a mapping never sees one shrink."""
     head = len(MAGIC) + 4 + SEAL_SIZE
     try:
         with open(path, "rb") as f:

@@ -74,23 +74,24 @@ def build_search_files(site: Site, previous: dict | None = None, shard_from: int
     shards = plan_shards(counts, tag_documents([page.paper.tags for page in site.papers]), layout)
     files[urls.SEARCH_INDEX] = js_global(INDEX_GLOBAL, {"shards": shards.meta(pipeline)})
     files[urls.SEARCH_STORE] = js_global(STORE_GLOBAL, {**store_pages(site), "paper": urls.paper_path("\0").split("\0")})
+    # The documents as the next build compares them: the digest of their refs (in order) and their keys.
     documents = (text_digest(*counts.refs), b"".join(keys))
     last = previous.get("shards") or {}
-    changed = (changed_terms(previous.get("terms"), counted, last["documents"][1], keys)
-               if last.get("documents", (None,))[0] == documents[0] else None)
-    shard_memo, made = shard_scripts(shards, changed, last.get("files") or {})
-    files.update(made)
+    last_refs, last_keys = last.get("documents", (None, b""))
+    changed = changed_terms(previous.get("terms"), counted, last_keys, keys) if last_refs == documents[0] else None
+    shard_files, shard_memo = shard_scripts(shards, changed, last.get("files") or {})
+    files.update(shard_files)
     chunk_files, chunks = store_chunks(site.papers, layout.chunk, previous.get("chunks") or {})
     files.update(chunk_files)
     return files, {"terms": counted, "chunks": chunks, "shards": {"documents": documents, "files": shard_memo}}
 
 
-# The shards a build made, for the next: (what its documents were: the digest of their refs and
-# their keys joined, {file name: Made}).
+# The shards' bucket and posting files a build made, for the next: file name -> (what it was made
+# of, Shards.made_from; the digest of its file).
 ShardMemo = dict[str, Made]
 
 
-def shard_scripts(shards: Shards, changed: Collection[str] | None, previous: ShardMemo) -> tuple[ShardMemo, dict[str, str | Deferred]]:
+def shard_scripts(shards: Shards, changed: Collection[str] | None, previous: ShardMemo) -> tuple[dict[str, str | Deferred], ShardMemo]:
     """The scripts of the shards' files, and their memo for the next build. A bucket or posting
     file is Deferred when the `previous` build made it of the same and none of its terms is in
     `changed` (Shards.to_make): an edit encodes its paper's terms' files, not 50,000 at 100,000
@@ -104,7 +105,7 @@ def shard_scripts(shards: Shards, changed: Collection[str] | None, previous: Sha
                                                          previous.get(name), name not in to_make)
     for name, value in shards.topic_files().items():
         files[script_path(name)] = js_register(SHARD_GLOBAL, name, value)
-    return memo, files
+    return files, memo
 
 
 def shard_script(shards: Shards, values: dict[str, object], name: str) -> str:

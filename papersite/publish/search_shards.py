@@ -192,9 +192,13 @@ class Shards:
         chosen = np.array([b for b, name in enumerate(self.buckets) if name in names], dtype=np.int64)
         buckets = {int(b): {"terms": front_code(counts.terms[self.firsts[b]:self.firsts[b + 1]]), "counts": [], "gaps": [], "tf": [],
                             "len": [], "fix": bucket_fixes.get(self.buckets[b], [])} for b in chosen.tolist()}
+        wanted: list[list[int]] = [[] for _ in counts.postings]   # per field, the terms of the posting files named
+        for name in names & self.lists.keys():
+            for f, t in self.lists[name]:
+                wanted[f].append(t)
         files: dict[str, object] = {}
         for f, (postings, c, own) in enumerate(zip(counts.postings, self.per_field, self.own)):
-            kept = np.array([i for i, t in enumerate(own.tolist()) if list_name(f, counts.terms[t]) in names], dtype=np.int64)
+            kept = np.searchsorted(own, np.array(sorted(wanted[f]), dtype=np.int64))   # their places among `own`
             for b, text in zip(buckets, varint_segments(*selected(c, self.firsts, chosen))):
                 buckets[b]["counts"].append(text)
             starts = np.concatenate([[0], np.cumsum(c)])
