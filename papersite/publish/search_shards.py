@@ -299,7 +299,7 @@ def near_boundary(postings, boost: float, idf: np.ndarray) -> list[tuple[int, fl
 
 
 def script_path(name: str) -> str:
-    """The output path of the file `name` (a key of shard_files)."""
+    """The output path of the shards' file `name` (a bucket, posting, topic or store chunk file)."""
     return f"{DIRECTORY}/{name}.js"
 
 
