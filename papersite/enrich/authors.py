@@ -32,26 +32,9 @@ class AuthorPaper:
 
 
 # A paper as author pages list it, as plain values: the fields of its AuthorPaper. An edit compares
-# each paper's with the last build's, and makes AuthorPapers of those its pages made again list
-# (at 100,000 papers, making and comparing every paper's AuthorPaper took 0.5 s of an edit).
+# each paper's with the last build's, and makes AuthorPapers only for the pages it makes again (at
+# 100,000 papers, making and comparing every paper's AuthorPaper took 0.5 s of an edit).
 Line = tuple[str, str, str, str, int, tuple[str, ...]]
-
-
-class AuthorPapers(Sequence):
-    """Every paper's AuthorPaper, in site order, each made from its line when first asked for."""
-
-    def __init__(self, lines: Sequence[Line]):
-        self.lines = lines
-        self.made: list[AuthorPaper | None] = [None] * len(lines)
-
-    def __len__(self) -> int:
-        return len(self.lines)
-
-    def __getitem__(self, i: int) -> AuthorPaper:
-        paper = self.made[i]
-        if paper is None:
-            paper = self.made[i] = AuthorPaper(*self.lines[i])
-        return paper
 
 
 # One item of a count: a co-author (slug, name, shared papers), a venue (slug, name, papers) or a
@@ -126,11 +109,11 @@ def author_pages(authorship: Authorship, lines: Sequence[Line], previous: dict |
         changed = [i for i, (old, new) in enumerate(zip(previous["lines"], lines)) if old != new]
         if not changed:
             return previous["authors"], previous
-        papers: Sequence[AuthorPaper] = AuthorPapers(lines)
         pages = list(previous["authors"].pages)
         remade = [people[order[slug]] for slug in {credit.slug for i in changed for credit in authorship.credits[i]
                                                     if credit.slug is not None}]
         slugs = {i: paper_slugs(authorship.credits[i]) for person in remade for i in person.papers}
+        papers: Mapping[int, AuthorPaper] | Sequence[AuthorPaper] = {i: AuthorPaper(*lines[i]) for i in slugs}
         for person in remade:
             pages[order[person.slug]] = author_page(person, papers, *page_counts(person, slugs, papers, order, people))
         index = previous["authors"].index
@@ -152,16 +135,18 @@ def paper_slugs(credits: Sequence[Credit]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(credit.slug for credit in credits if credit.slug is not None))
 
 
-def author_page(person: Person, papers: Sequence[AuthorPaper], tallies: str, version: bytes) -> AuthorPage:
+def author_page(person: Person, papers: Mapping[int, AuthorPaper] | Sequence[AuthorPaper], tallies: str,
+                version: bytes) -> AuthorPage:
     homepage, orcid, note = about(person)
     return AuthorPage(slug=person.slug, name=person.name, count=len(person.papers), years=papers_by_year(person, papers),
                       tallies=tallies, homepage=homepage, orcid=orcid, note=note, version=version)
 
 
-def papers_by_year(person: Person, papers: Sequence[AuthorPaper]) -> tuple[tuple[int, tuple[AuthorPaper, ...]], ...]:
+def papers_by_year(person: Person,
+                   papers: Mapping[int, AuthorPaper] | Sequence[AuthorPaper]) -> tuple[tuple[int, tuple[AuthorPaper, ...]], ...]:
     """A person's papers as their page lists them: by year, newest first, in site order within a
-    year. `papers`: every paper in site order, as anything with a `year` (their BibTeX file,
-    publish/exports.py, lists Papers in the same order)."""
+    year. `papers`: every paper by its place in site order (at least the person's), as anything
+    with a `year` (their BibTeX file, publish/exports.py, lists Papers in the same order)."""
     years: dict[int, list[AuthorPaper]] = {}
     for i in person.papers:
         years.setdefault(papers[i].year, []).append(papers[i])
@@ -175,7 +160,8 @@ def about(person: Person) -> tuple[str | None, str | None, str | None]:
 
 
 def page_counts(person: Person, slugs: Mapping[int, tuple[str, ...]] | Sequence[tuple[str, ...]],
-                papers: Sequence[AuthorPaper], order: dict[str, int], people: Sequence[Person]) -> tuple[str, bytes]:
+                papers: Mapping[int, AuthorPaper] | Sequence[AuthorPaper], order: dict[str, int],
+                people: Sequence[Person]) -> tuple[str, bytes]:
     """A person's co-authors, venues and topics as the JSON text of AuthorPage.tallies, and the
     version of the page they are on. `slugs`: the slugs of each paper's people (`paper_slugs`);
     `order`: each slug's position in `people`, the index's order."""

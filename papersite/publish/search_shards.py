@@ -53,7 +53,7 @@ import numpy as np
 from lunr import __TARGET_JS_VERSION__ as LUNR_JS_VERSION
 
 from .lunr_index import B, K1, lunr_idf
-from .search_codec import NEAR_HALF, front_code, rice_ks, rice_segments, varint_segments, varints
+from .search_codec import NEAR_HALF, front_code, gaps_of, rice_ks, rice_segments, varint_segments, varints
 from .search_terms import TermCounts
 
 FORMAT = 1
@@ -201,7 +201,6 @@ class Shards:
             kept = np.searchsorted(own, np.array(sorted(wanted[f]), dtype=np.int64))   # their places among `own`
             for b, text in zip(buckets, varint_segments(*selected(c, self.firsts, chosen))):
                 buckets[b]["counts"].append(text)
-            starts = np.concatenate([[0], np.cumsum(c)])
             inline_rows = np.flatnonzero((c <= self.layout.inline)[postings.terms])
             bounds = np.concatenate([[0], np.cumsum(np.bincount(self.bucket_of[postings.terms[inline_rows]], minlength=n_buckets)),
                                      len(inline_rows) + np.cumsum(c[own])])
@@ -211,7 +210,9 @@ class Shards:
             texts = []
             for a, z in segment_chunks(local):   # a million postings at a time: numpy's temporaries stay small
                 part, bounds_part = rows[local[a]:local[z]], local[a:z + 1] - local[a]
-                texts += zip(rice_segments(gaps_at(postings, starts, part), k_of_term[postings.terms[part]], bounds_part),
+                # A segment is whole terms: in `part` a term's postings follow one another, as gaps_of needs.
+                doc_gaps = gaps_of(postings.docs[part], postings.terms[part])
+                texts += zip(rice_segments(doc_gaps, k_of_term[postings.terms[part]], bounds_part),
                              varint_segments(postings.tfs[part] - 1, bounds_part),
                              varint_segments(postings.lengths[postings.docs[part]], bounds_part))
             for b, (gaps, tfs, lengths) in zip(buckets, texts):
@@ -252,13 +253,6 @@ def selected(values: np.ndarray, bounds: np.ndarray, segments: np.ndarray) -> tu
     local = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
     positions = np.repeat(bounds[segments] - local[:-1], sizes) + np.arange(local[-1], dtype=np.int64)
     return values[positions], local
-
-
-def gaps_at(postings, starts: np.ndarray, rows: np.ndarray) -> np.ndarray:
-    """search_codec.gaps_of at the postings `rows`: each one's gap from the previous document of its term."""
-    docs = postings.docs[rows].astype(np.int64)
-    first = rows == starts[postings.terms[rows]]
-    return docs - np.where(first, -1, postings.docs[np.maximum(rows - 1, 0)]) - 1
 
 
 def idf_of(df: np.ndarray, n_docs: int) -> np.ndarray:

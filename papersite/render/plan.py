@@ -8,6 +8,7 @@ are everything a page is made from, and the sitemap is the plan's indexable page
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, partial
@@ -151,11 +152,8 @@ def plan_pages(site: Site, bibtex_keys: Mapping[str, str], related: Sequence[Rel
 def check_one_page_a_path(plan: Sequence[PageSpec]) -> None:
     """The inputs' checks keep every name apart (slugs from aliases, tags from `index`); should one
     ever be missed, the build stops here rather than let a page silently replace another."""
-    paths = [spec.path for spec in plan]
-    if len(set(paths)) == len(paths):   # (at 100,000 papers, 274,000 paths: a set made in C, not a loop)
-        return
-    seen: set[str] = set()
-    clashes = sorted({path for path in paths if path in seen or seen.add(path)})
+    # Counted in C: at 100,000 papers, 274,000 paths (a loop adding each to a set took 0.16 s).
+    clashes = sorted(path for path, n in Counter(spec.path for spec in plan).items() if n > 1)
     if clashes:
         raise SiteError([Problem(path, None, "two pages of the site would be written here; rename one of them")
                          for path in clashes])
