@@ -27,7 +27,7 @@ from .incremental.cache import BuildCache, WarmCache
 from .incremental.reuse import PlacedFiles, PreviousOutput
 from .incremental.store import Store
 from .inputs.authors import load_people
-from .inputs.papers import load_content
+from .inputs.papers import count_paper_files, load_content
 from .model import SiteConfig, Taxonomy
 from .options import BuildOptions, BuildResult, check_strict
 from .output import InterruptedAfterCommit, Staging, copy_plan
@@ -58,26 +58,27 @@ def run_all(options: BuildOptions, config: SiteConfig | None, report: Report, ca
     with clock("cache load"):
         cache.load(warm)
     jobs = resolve_jobs(options.jobs)
-
-    progress.stage("reading content")
-    with clock("content"):
-        papers, taxonomy, new["papers"] = load_content(options.content, report, cache.file_digests, cache.previous("papers"), jobs,
-                                                         cache.learn_digest)
-        people = load_people(options.content, papers, report)
-        authorship, new["authors"] = identify_authors(papers, people, report, cache.previous("authors"), jobs)
-    check_lunr_js(options, report)
-    report.raise_errors()
     with ExitStack() as running:   # the workers started below are stopped if the build ends early
+        # A first build lays the map out afresh (t-SNE: seconds at a conference's size): its worker
+        # is forked now, while this process holds little, and imports openTSNE, then waits for the
+        # papers' vectors and lays the map out while this process ranks related papers. Forked
+        # once the texts were made, it held 845 MB of its own at 100,000 papers: copies of the
+        # pages of the build's memory that its imports and input landed in (bench/README.md).
+        # A later build keeps the points.
+        layout = (running.enter_context(Standby(import_tsne, fresh_layout, jobs))
+                  if tsne_ahead(cache.previous("projection"), partial(count_paper_files, options.content)) else None)
+        progress.stage("reading content")
+        with clock("content"):
+            papers, taxonomy, new["papers"] = load_content(options.content, report, cache.file_digests, cache.previous("papers"),
+                                                             jobs, cache.learn_digest)
+            people = load_people(options.content, papers, report)
+            authorship, new["authors"] = identify_authors(papers, people, report, cache.previous("authors"), jobs)
+        check_lunr_js(options, report)
+        report.raise_errors()
         env = make_environment(options.templates, cache.templates_dir, read_bytecode=not options.clean)
         progress.stage(f"preparing {len(papers)} papers")
         with clock("markdown and math"):
             texts, new["texts"] = render_texts(papers, report, jobs, cache.previous("texts"), progress.tick, config.math_macros)
-        # A first build lays the map out afresh (t-SNE: seconds at a conference's size): its worker
-        # starts now, importing openTSNE on the core this process leaves idle until the papers'
-        # vectors exist, then lays the map out while this one ranks related papers. A later
-        # build keeps the points.
-        layout = (running.enter_context(Standby(import_tsne, fresh_layout, jobs))
-                  if tsne_ahead(cache.previous("projection"), len(papers)) else None)
         with clock("listings and author pages"):
             site = list_site(config, taxonomy, paper_pages(papers, texts, authorship.credits))
             keys = bibtex_keys(papers)

@@ -29,6 +29,9 @@ MIN_PARALLEL_ITEMS = 200
 # Chunks per worker: enough that the last chunks, handed out as workers free up, even out uneven
 # items, few enough to keep messages large.
 CHUNKS_PER_WORKER = 16
+# ... and so many times more alongside a background job (`ordered_map`): at 100,000 papers a render
+# chunk is then under a second of this process's time, the most a core waits once the job is done.
+CHUNKS_ALONGSIDE = 4
 # Items a worker does before a fresh one takes its place. A forked worker keeps a private copy of
 # every page of the build's memory it has touched (reading an object writes its reference count),
 # and of those its own allocations landed in: at anthology scale a render worker that lived the
@@ -76,9 +79,11 @@ def ordered_map(func: Callable, items: Sequence, jobs: int, setup: Callable | No
     With `setup`, each process calls it once and `func(its result, item)` runs instead: one
     Markdown converter per process, say. `on_progress(n)` hears of each n items done. A worker
     that has done `items_per_worker` items is replaced by a fresh fork, which goes on with its run.
-    While `alongside`, a background job, is still working, it has a core of its own: the batch
-    starts with a worker fewer and takes that core once the job is done (the job's copies of the
-    build's memory and a worker's are not held at once)."""
+    While `alongside`, a background job, is still working, it has a core of its own and this
+    process does the batch itself, a chunk at a time, until the job is done; then the workers take
+    the rest. A worker forked meanwhile would hold its own copies of the pages of the build's memory
+    it touches beside the job's: at 100,000 papers a render worker's 0.6 GB beside the search
+    worker was the whole build's peak (bench/README.md)."""
     if jobs <= 1 or len(items) < max(MIN_PARALLEL_ITEMS if min_items is None else min_items, 2) or not can_fork():
         call = partial(func, setup()) if setup is not None else func
         results = []
@@ -88,7 +93,9 @@ def ordered_map(func: Callable, items: Sequence, jobs: int, setup: Callable | No
                 on_progress(1)
         return results
     workers = min(jobs, len(items))
-    count = min(len(items), workers * CHUNKS_PER_WORKER)
+    job_pipe = alongside.pipe() if alongside is not None and workers > 1 else None
+    # Alongside a job, smaller chunks: this process notices the job is done only between two of its own.
+    count = min(len(items), workers * CHUNKS_PER_WORKER * (CHUNKS_ALONGSIDE if job_pipe is not None else 1))
     bounds = [(len(items) * i // count, len(items) * (i + 1) // count) for i in range(count)]
     runs = Runs(count, workers)
     chunks: dict[int, list] = {}
@@ -121,17 +128,20 @@ def ordered_map(func: Callable, items: Sequence, jobs: int, setup: Callable | No
         stop(pid, fd)
         start(w)
 
-    job_pipe = alongside.pipe() if alongside is not None and workers > 1 else None
-    waiting = [job_pipe] if job_pipe is not None else []
     try:
-        for w in range(workers - len(waiting)):
-            start(w)
-        for status, value in read_messages(listening, waiting):
-            if status == "ready":   # the job alongside is done: its result read, its core is the batch's
+        if job_pipe is not None:
+            call = partial(func, setup()) if setup is not None else func
+            while not has_message(job_pipe) and (number := runs.take(0)) is not None:
+                first, end = bounds[number]
+                chunks[number] = [call(items[i]) for i in range(first, end)]
+                if on_progress is not None:
+                    on_progress(end - first)
+            if runs.left():   # the job is done: its result read (its process and copies gone), every core the batch's
                 alongside.collect()
-                if runs.left():
-                    start(workers - 1)
-                continue
+        for w in range(workers):
+            if runs.left():
+                start(w)
+        for status, value in read_messages(listening):
             if status != "ok":
                 raise failure(status, value)
             number, results = value
@@ -376,21 +386,15 @@ def start_worker() -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
-def read_messages(fds: list[int], watched: list[int] | None = None):
+def read_messages(fds: list[int]):
     """Each message from these pipes as it arrives, until every writer has closed its end. `fds`
     is read anew after each message: the caller may add a pipe (a worker replaced) or take out
-    one it has closed; one whose writer has closed its end is taken out here. A pipe of `watched`
-    is not read: ("ready", its descriptor) says once that it has something, and it leaves the list."""
-    watched = watched if watched is not None else []
+    one it has closed; one whose writer has closed its end is taken out here."""
     buffers: dict[int, bytearray] = {}
     while fds:
         # One pipe at a time: another found ready with it may be closed by the time it is read.
-        ready, _, _ = select.select(fds + watched, [], [])
+        ready, _, _ = select.select(fds, [], [])
         fd = ready[0]
-        if fd in watched:
-            watched.remove(fd)
-            yield "ready", fd
-            continue
         data = os.read(fd, 1 << 20)
         if not data:
             fds.remove(fd)
@@ -403,6 +407,11 @@ def read_messages(fds: list[int], watched: list[int] | None = None):
             message = pickle.loads(bytes(buffer[FRAME:FRAME + size]))
             del buffer[:FRAME + size]
             yield message
+
+
+def has_message(fd: int) -> bool:
+    """Whether the pipe has something to read (or its writer is gone), without waiting."""
+    return bool(select.select([fd], [], [], 0)[0])
 
 
 def failure(status: str, value) -> Exception:

@@ -11,7 +11,7 @@ import pytest
 
 from conftest import REPO, build_args, make_project, paper_text
 from papersite.digests import text_digest
-from papersite.inputs.papers import load_content, split_front_matter
+from papersite.inputs.papers import count_paper_files, load_content, split_front_matter
 from papersite.errors import Report, SiteError
 from support.linkcheck import check_site
 from papersite.text.markdown import MarkdownRenderer
@@ -281,3 +281,13 @@ def test_a_title_starting_with_a_hash_is_the_page_heading_as_written(tmp_path, c
     assert '<h1 id="title">#Exploration: A Study of Count-Based Exploration</h1>' in page
     assert "<title>#Exploration: A Study of Count-Based Exploration ·" in page
     assert "<h3" not in page.split('<section class="abstract"')[0]
+
+
+def test_the_page_files_are_counted_before_they_are_read(tmp_path):
+    """The build counts them to know whether a first build lays its map out afresh (stages.py)."""
+    root = make_project(tmp_path / "proj", {"a.md": paper_text(id="a", slug="a"), "b.md": paper_text(id="b", slug="b")})
+    (root / "content" / "papers" / ".hidden.md").write_text(paper_text(id="h", slug="h"), encoding="utf-8")
+    (root / "content" / "papers" / "notes.txt").write_text("not a page", encoding="utf-8")
+
+    assert count_paper_files(root / "content") == 2
+    assert count_paper_files(tmp_path / "missing") == 0

@@ -188,3 +188,13 @@ def test_a_fresh_layout_once_enough_has_changed(laid_out):
     assert grown[:len(TEXTS)] == points and grown_state[projection.LAYOUT].moved == share
     one_more = projection.project_2d(weigh_terms(TEXTS + few + [TEXTS[3]])[0], [*IDS, *(f"grown-{i}" for i in range(share)), "one-more"], grown_state)[1]
     assert one_more[projection.LAYOUT].laid_out == len(TEXTS) + share + 1 and one_more[projection.LAYOUT].moved == 0
+
+
+def test_a_first_build_is_told_to_lay_out_afresh_from_the_page_count_alone():
+    """Asked before the pages are read, with the number of page files: counted only when no layout is kept."""
+    texts = corpus(60)
+    _, state = projection.project_2d(weigh_terms(texts)[0], ids_for(texts))
+
+    assert not projection.tsne_ahead(state, lambda: pytest.fail("counted although a layout is kept"))
+    assert projection.tsne_ahead(None, lambda: projection.TSNE_MIN)
+    assert not projection.tsne_ahead(None, lambda: projection.TSNE_MIN - 1)

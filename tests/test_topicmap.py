@@ -501,6 +501,22 @@ def sample_project(tmp_path_factory) -> Path:
     return root
 
 
+def test_a_first_build_forks_the_layouts_worker_before_it_reads_a_page(sample_project, tmp_path, monkeypatch):
+    """The t-SNE worker is forked while the build holds little: forked once the pages and their texts
+    were made, it held copies of the build's memory (845 MB at 100,000 papers; bench/README.md)."""
+    from papersite import stages
+    from papersite.cli import main
+
+    events = []
+    standby, load_content = stages.Standby, stages.load_content
+    monkeypatch.setattr(stages, "Standby", lambda *args: events.append("layout worker") or standby(*args))
+    monkeypatch.setattr(stages, "load_content", lambda *args: events.append("pages read") or load_content(*args))
+
+    assert main(build_args(sample_project, "--out", str(tmp_path / "site"), "--clean")) == 0
+    assert events == ["layout worker", "pages read"]
+    assert (tmp_path / "site" / urls.MAP).is_file()
+
+
 def build_with_small_cap(root: Path) -> Path:
     from papersite.cli import main
 

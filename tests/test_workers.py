@@ -97,23 +97,24 @@ def test_a_worker_that_has_done_its_share_is_replaced_and_its_successor_goes_on_
 
 
 def test_a_batch_alongside_a_background_job_takes_its_core_once_it_is_done():
-    """The search and exports worker works on while the pages are rendered: the render starts with a
-    worker fewer, reads the job's result as soon as it is there (so the job's process and its
-    copies of the build's memory are gone), then renders on every core."""
+    """The search and exports worker works on while the pages are rendered: meanwhile the build
+    process renders them itself (no worker holds copies of the build's memory beside the job's),
+    reads the job's result as soon as it is there (so the job's process and its copies are gone),
+    then renders on every core."""
     job = workers.Background(lambda: (time.sleep(0.5), 42)[1], jobs=2)
     job_pid = job.child[0]
-
-    before = children_of(os.getpid()) - {job_pid}
+    build = os.getpid()
+    before = children_of(build)
 
     def who(n: int) -> tuple[int, int, bool]:
         time.sleep(0.003)
-        return os.getpid(), len(children_of(os.getppid()) - before), os.path.exists(f"/proc/{job_pid}")
+        return os.getpid(), len(children_of(build) - before), os.path.exists(f"/proc/{job_pid}")
 
     made = workers.ordered_map(who, list(range(640)), jobs=2, alongside=job)
-    assert max(alive for _, alive, _ in made) <= 2
-    while_job = {pid for pid, _, job_there in made if job_there}
+    while_job = [(pid, alive) for pid, alive, job_there in made if job_there]
     after_job = {pid for pid, _, job_there in made if not job_there}
-    assert len(while_job) == 1 and len(after_job) == 2 and while_job < after_job
+    assert while_job and {pid for pid, _ in while_job} == {build} and {alive for _, alive in while_job} == {0}
+    assert len(after_job) == 2 and build not in after_job
     assert job.child is None and job.result() == 42
 
     failed = workers.Background(lambda: failing(250), jobs=2)

@@ -86,10 +86,11 @@ def project_2d(terms: TermMatrix, ids: Sequence[str], previous: Projection | Non
     return points, state
 
 
-def tsne_ahead(previous: Projection | None, count: int) -> bool:
-    """Whether a build of `count` papers will surely lay its map out afresh with t-SNE: the previous
-    build left no layout to keep points from (a first build, --clean, a lost cache)."""
-    return count >= TSNE_MIN and not (previous and LAYOUT in previous)
+def tsne_ahead(previous: Projection | None, count: Callable[[], int]) -> bool:
+    """Whether a build of `count()` papers will surely lay its map out afresh with t-SNE: the previous
+    build left no layout to keep points from (a first build, --clean, a lost cache). `count` is
+    asked only then (the build counts the page files before it reads them)."""
+    return not (previous and LAYOUT in previous) and count() >= TSNE_MIN
 
 
 def fresh_layout(vectors: sp.csr_array) -> np.ndarray:

@@ -140,7 +140,8 @@ class BuildCache:
                      on_progress: Callable[[int], None], alongside: workers.Background | None = None) -> PageRecords:
         """Every page of the plan into `staging`: rendered (by the workers, which write what they
         render), or kept from the previous output when it already holds that page. The page
-        records for the next build. While the job `alongside` works, a worker fewer renders.
+        records for the next build. While the job `alongside` works, this process renders in
+        place of a worker (workers.ordered_map).
 
         A page's key is the code, the templates and the chrome (what every page shows), and its spec."""
         shared = digest(self.code + tree_version(templates, files=self.files) + fingerprint(chrome))

@@ -128,6 +128,15 @@ def find_paper_files(content_dir: Path) -> list[str]:
     return found
 
 
+def count_paper_files(content_dir: Path) -> int:
+    """How many page files there are, before any is read: 0 when there is no folder of them, which
+    reading the content then reports."""
+    try:
+        return len(find_paper_files(content_dir))
+    except (SiteError, OSError):
+        return 0
+
+
 def sort_papers(papers: list[Paper]) -> list[Paper]:
     """Newest conference first, then source order (ids keep it)."""
     return sorted(papers, key=lambda p: (-p.year, p.venue.lower(), p.id))
