@@ -180,7 +180,9 @@ def publish_side_files(site: Site, people: Sequence[Person], keys: dict[str, str
     counted = placed.place(*build_search_files(site, {"terms": store.previous("search terms"),
                                                       "chunks": store.previous("search chunks"),
                                                       "shards": store.previous("search shards")}))
-    file_memo = placed.place(*export_files(site, people, records, keys, store.previous("exports")))
+    file_memo = {}
+    for files, memo in export_files(site, people, records, keys, store.previous("exports")):
+        file_memo.update(placed.place(files, memo))
     part_memo = placed.place(*bibtex_scripts([page.paper.slug for page in site.papers], records.entries,
                                              changed=records.changed, previous=store.previous("bibtex")))
     feed_memo = placed.place(*feed_files(site, store.previous("feeds")))

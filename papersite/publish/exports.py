@@ -4,7 +4,7 @@ and each author's BibTeX file."""
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
 
@@ -30,6 +30,8 @@ EXPORTS_INDEX_FORMAT = "papersite-exports/1"
 RecordMemo = dict[bytes, tuple[str, bytes | None]]
 # Files made only when what they are made from changed, by path: (the digest of that, the file's digest).
 FileMemo = dict[str, Made]
+# The authors' BibTeX files made before they are placed (`export_files`): ~2.5 MB at 100,000 papers.
+FILES_AT_ONCE = 1000
 
 
 @dataclass(frozen=True)
@@ -80,10 +82,12 @@ def record_values(page: PaperPage, names: Mapping[str, str]) -> tuple[tuple[str,
 
 
 def export_files(site: Site, people: Sequence[Person], records: Records, keys: Mapping[str, str],
-                 previous: FileMemo | None = None) -> tuple[dict[str, bytes | Deferred], FileMemo]:
+                 previous: FileMemo | None = None) -> Iterator[tuple[dict[str, bytes | Deferred], FileMemo]]:
     """papers.bib and papers.json, from each paper's entry and line (`paper_records`); from
-    `urls.EXPORTS_SPLIT_FROM` papers on, the same files per proceedings, with an index. Then each
-    author's BibTeX file, and their memo for the next build.
+    `urls.EXPORTS_SPLIT_FROM` papers on, the same files per proceedings, with an index. Before them,
+    each author's BibTeX file. In batches, each with its part of the memo for the next build, for
+    the caller to place before the next is made: at 100,000 papers the exports and the authors'
+    files held at once were 440 MB of the worker that makes them (bench/README.md).
 
     A proceedings' files are Deferred when the `previous` build made them from the same papers'
     records and the same site title and topics: an edit makes its paper's proceedings' files and
@@ -91,10 +95,10 @@ def export_files(site: Site, people: Sequence[Person], records: Records, keys: M
     previous = previous or {}
     entries = records.entries
     position = {page.paper.slug: i for i, page in enumerate(site.papers)}
-    files, memo = author_bibtex_files(site, people, records, position, previous)
+    yield from author_bibtex_files(site, people, records, position, previous)
     if not urls.exports_split(len(site.papers)):
-        return {urls.BIBTEX: bibtex_file(site.config.title, entries),
-                urls.EXPORT_JSON: papers_json(site, site.papers, records.lines), **files}, memo
+        yield {urls.BIBTEX: bibtex_file(site.config.title, entries), urls.EXPORT_JSON: papers_json(site, site.papers, records.lines)}, {}
+        return
     shared = fingerprint((site_info(site.config), [(listing.tag.slug, listing.tag.name, listing.tag.description)
                                                    for listing in site.tags]))
     parts = []
@@ -103,13 +107,15 @@ def export_files(site: Site, people: Sequence[Person], records: Records, keys: M
         bib = urls.proceedings_export(proceedings.venue_slug, proceedings.year, "bib")
         data = urls.proceedings_export(proceedings.venue_slug, proceedings.year, "json")
         made_from = digest(shared + b"".join(records.inputs[i] for i in chosen))
+        files: dict[str, bytes | Deferred] = {}
+        memo: FileMemo = {}
         files[bib], memo[bib] = made_once(partial(bibtex_file, f"{site.config.title}, {proceedings.venue} {proceedings.year}",
                                                   [entries[i] for i in chosen]), made_from, previous.get(bib))
         files[data], memo[data] = made_once(partial(proceedings_json, site, proceedings.papers, keys), made_from, previous.get(data))
         parts.append({"venue": proceedings.venue, "year": proceedings.year, "papers": len(chosen), "bib": bib, "json": data})
-    files[urls.EXPORTS_INDEX] = json_line({"format": EXPORTS_INDEX_FORMAT, "site": site_info(site.config),
-                                           "proceedings": parts}) + b"\n"
-    return files, memo
+        yield files, memo
+    yield {urls.EXPORTS_INDEX: json_line({"format": EXPORTS_INDEX_FORMAT, "site": site_info(site.config),
+                                          "proceedings": parts}) + b"\n"}, {}
 
 
 def proceedings_json(site: Site, papers: Sequence[PaperPage], keys: Mapping[str, str]) -> bytes:
@@ -124,7 +130,7 @@ def paper_line(page: PaperPage, key: str, names: Mapping[str, str], base_url: st
 
 
 def author_bibtex_files(site: Site, people: Sequence[Person], records: Records, position: Mapping[str, int],
-                        previous: FileMemo) -> tuple[dict[str, bytes | Deferred], FileMemo]:
+                        previous: FileMemo) -> Iterator[tuple[dict[str, bytes | Deferred], FileMemo]]:
     """The papers of each author of several as BibTeX (authors/<slug>.bib), newest first as their page
     lists them: the entries papers.bib has. Most authors have one paper, whose page's Cite box is their
     BibTeX: a file each would be three files in four (templates/author.html). Made from the people
@@ -135,7 +141,7 @@ def author_bibtex_files(site: Site, people: Sequence[Person], records: Records, 
     and none of those papers' entries changed: an edit makes the files of its paper's authors, not
     every author's (79,398 at 100,000 papers). What a file is made from is kept as those values and
     compared as they are: ordering and digesting each author's papers took 1.5 s of every edit at
-    that size, in the worker an edit waits for."""
+    that size, in the worker an edit waits for. In batches of FILES_AT_ONCE files (`export_files`)."""
     files: dict[str, bytes | Deferred] = {}
     memo: FileMemo = {}
     title = site.config.title
@@ -150,7 +156,11 @@ def author_bibtex_files(site: Site, people: Sequence[Person], records: Records, 
         files[path], made = made_once(make, (title, person.name, order, person.papers), previous.get(path),
                                       person.slug not in touched)
         memo[path] = made
-    return files, memo
+        if len(files) == FILES_AT_ONCE:
+            yield files, memo
+            files, memo = {}, {}
+    if files:
+        yield files, memo
 
 
 def author_bibtex_file(site_title: str, person: Person, papers: Sequence, entries: Sequence[str],
