@@ -85,7 +85,7 @@ def ordered_map(func: Callable, items: Sequence, jobs: int, setup: Callable | No
     it touches beside the job's: at 100,000 papers a render worker's 0.6 GB beside the search
     worker was the whole build's peak (bench/README.md)."""
     if jobs <= 1 or len(items) < max(MIN_PARALLEL_ITEMS if min_items is None else min_items, 2) or not can_fork():
-        call = partial(func, setup()) if setup is not None else func
+        call = item_call(func, setup)
         results = []
         for item in items:
             results.append(call(item))
@@ -130,12 +130,11 @@ def ordered_map(func: Callable, items: Sequence, jobs: int, setup: Callable | No
 
     try:
         if job_pipe is not None:
-            call = partial(func, setup()) if setup is not None else func
+            call = item_call(func, setup)
             while not has_message(job_pipe) and (number := runs.take(0)) is not None:
-                first, end = bounds[number]
-                chunks[number] = [call(items[i]) for i in range(first, end)]
+                chunks[number] = chunk_results(call, items, bounds[number])
                 if on_progress is not None:
-                    on_progress(end - first)
+                    on_progress(len(chunks[number]))
             if runs.left():   # the job is done: its result read (its process and copies gone), every core the batch's
                 alongside.collect()
         for w in range(workers):
@@ -213,12 +212,21 @@ def run_handed(func: Callable, setup: Callable | None, items: Sequence, bounds: 
     """The chunks the build process hands this worker, until it closes the feed."""
     for feed in feeds:
         os.close(feed)
-    call = partial(func, setup()) if setup is not None else func
+    call = item_call(func, setup)
     with os.fdopen(inbox, "rb") as f:
         while len(head := f.read(FRAME)) == FRAME:
             number = int.from_bytes(head, "big")
-            start, end = bounds[number]
-            send(("ok", (number, [call(items[i]) for i in range(start, end)])))
+            send(("ok", (number, chunk_results(call, items, bounds[number]))))
+
+
+def item_call(func: Callable, setup: Callable | None) -> Callable:
+    """`func`, or `func` bound to `setup()`'s result: what one process calls for each item."""
+    return partial(func, setup()) if setup is not None else func
+
+
+def chunk_results(call: Callable, items: Sequence, bounds: tuple[int, int]) -> list:
+    start, end = bounds
+    return [call(items[i]) for i in range(start, end)]
 
 
 class Background:

@@ -121,19 +121,23 @@ def find_paper_files(content_dir: Path) -> list[str]:
     if not papers_dir.is_dir():
         raise SiteError.at(str(papers_dir), None, "no papers directory (import a corpus first: python build.py import SOURCE)")
     prefix = os.path.join(papers_dir, "")
-    found = [prefix + name for name in sorted(name for name in os.listdir(papers_dir)
-                                              if name.endswith(".md") and not name.startswith("."))]
+    found = [prefix + name for name in sorted(filter(is_page_name, os.listdir(papers_dir)))]
     if not found:
         raise SiteError.at(str(papers_dir), None, "no pages (*.md) to build a site from (import a corpus first: python build.py import SOURCE)")
     return found
 
 
+def is_page_name(name: str) -> bool:
+    return name.endswith(".md") and not name.startswith(".")
+
+
 def count_paper_files(content_dir: Path) -> int:
-    """How many page files there are, before any is read: 0 when there is no folder of them, which
-    reading the content then reports."""
+    """How many page files there are, before any is read (names counted, not sorted into paths as
+    `find_paper_files` gives them: a first build reads them next); 0 when there is no folder of
+    them to list, which reading the content then reports."""
     try:
-        return len(find_paper_files(content_dir))
-    except (SiteError, OSError):
+        return sum(map(is_page_name, os.listdir(paper_pages_dir(content_dir))))
+    except OSError:
         return 0
 
 
