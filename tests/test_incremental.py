@@ -956,28 +956,30 @@ def test_an_edit_to_one_paper_renders_only_its_authors_pages(proj, tmp_path):
 
 def test_an_edit_makes_the_author_page_data_of_its_authors_alone(proj, monkeypatch):
     """The author pages' data: an abstract's words are on no author page, so the last build's is
-    this one's, the same objects (the cache's delta holds none of it); a title is, so its authors'
-    pages are made again, from the lines of their papers alone."""
+    this one's, the same state (the cache's delta holds none of it); a title is, so the versions of
+    its authors' pages are taken again, and no other's."""
     build(options(proj, jobs=1))
-    made = []   # the slugs of the papers on the author pages made again
-    author_page = authors_module.author_page
+    versioned = []   # the people whose pages' versions were taken again
+    page_version = authors_module.page_version
 
-    def making(person, papers, *counts):
-        page = author_page(person, papers, *counts)
-        made.extend(paper.slug for _, listed in page.years for paper in listed)
-        return page
+    def versioning(person, tables):
+        versioned.append(person.slug)
+        return page_version(person, tables)
 
-    monkeypatch.setattr(authors_module, "author_page", making)
+    monkeypatch.setattr(authors_module, "page_version", versioning)
     path = first_paper(proj)
     path.write_text(path.read_text(encoding="utf-8").rstrip("\n") + " An added closing sentence.\n", encoding="utf-8")
     build(options(proj, jobs=1))
     delta, _ = store_module.read_sealed(delta_path(default_cache_path(proj / "site")), code_version())
-    assert made == [] and "author pages" not in delta["entries"] and "author pages" not in delta["whole"]
+    assert versioned == [] and "author pages" not in delta["entries"] and "author pages" not in delta["whole"]
     path.write_text(re.sub(r"^title: .*$", "title: A retitled paper", path.read_text(encoding="utf-8"), count=1, flags=re.M),
                     encoding="utf-8")
     build(options(proj, jobs=1))
     slug = re.search(r"^slug: (\S+)$", path.read_text(encoding="utf-8"), re.M)[1]
-    assert slug in made and len(made) < len(list((proj / "content" / "papers").glob("*.md"))) / 2
+    authors = {page.stem for page in (proj / "site" / "authors").glob("*.html")
+               if f"../papers/{slug}.html" in page.read_text(encoding="utf-8")}
+    assert versioned and set(versioned) == authors
+    assert all("A retitled paper" in (proj / "site" / "authors" / f"{author}.html").read_text(encoding="utf-8") for author in authors)
 
 
 def test_adding_and_editing_authors_yml(proj, tmp_path):

@@ -4,14 +4,19 @@ and topics, and the index's letters.
 An author page's data holds that author's papers and names only (a paper as its title, venue, year
 and topics; no abstract), so an edit to a paper changes the pages of its authors, and a new
 paper those of its authors and their co-authors, and no other.
+
+A page's lists are made when it is rendered, from tables every page shares (`AuthorTables`): the
+build keeps each person and the version of their page, not the lists. Made with the pages' data,
+an anthology's 164,000 pages held 2.2 million co-authors' counts (131 MB of text at 100,000
+papers), which the build process held through the render and the cache loaded back on every
+edit, for the few pages an edit renders.
 """
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 
 from .. import workers
@@ -31,9 +36,7 @@ class AuthorPaper:
     tags: tuple[str, ...]
 
 
-# A paper as author pages list it, as plain values: the fields of its AuthorPaper. An edit compares
-# each paper's with the last build's, and makes AuthorPapers only for the pages it makes again (at
-# 100,000 papers, making and comparing every paper's AuthorPaper took 0.5 s of an edit).
+# A paper as author pages list it, as plain values: the fields of its AuthorPaper.
 Line = tuple[str, str, str, str, int, tuple[str, ...]]
 
 
@@ -43,32 +46,62 @@ Tally = tuple[str, str, int]
 
 
 @dataclass(frozen=True)
+class AuthorTables:
+    """What every author page is made from, one per build: each paper as the pages list it and the
+    slugs of its people, and the people in index order."""
+
+    lines: tuple[Line, ...]                   # every paper, in site order
+    slugs: tuple[tuple[str, ...], ...]        # each paper's people, each once (`paper_slugs`)
+    people: tuple[Person, ...]                # by family name (the index's order)
+    order: dict[str, int]                     # a slug's position in `people`
+
+
+@dataclass(frozen=True)
 class AuthorPage:
-    slug: str
-    name: str
-    count: int                                            # papers
-    years: tuple[tuple[int, tuple[AuthorPaper, ...]], ...]  # newest first; in site order within a year
-    # The co-authors (most shared papers first, then by name), venues and topics (most papers first),
-    # as the JSON text of [coauthors, venues, topics], read when the page is rendered: as tuples,
-    # an anthology's author pages were five million small objects to unpickle on every edit build,
-    # most of the time it spent loading its cache, for the few pages an edit renders.
-    tallies: str
-    homepage: str | None = None
-    orcid: str | None = None
-    note: str | None = None
-    # The digest of all of the above, taken when the page's data is made: its page's spec carries it
-    # (render/plan.py plan_authors), so the pages an edit leaves alone are not digested again.
+    """One author's page: the person, and the tables their papers and counts are read from."""
+
+    person: Person
+    tables: AuthorTables = field(repr=False, compare=False)
+    # The digest of all the page shows (`page_version`), taken when the page's data is made: its
+    # page's spec carries it (render/plan.py plan_authors), so the pages an edit leaves alone are
+    # not digested again.
     version: bytes = b""
 
+    @property
+    def slug(self) -> str:
+        return self.person.slug
+
+    @property
+    def name(self) -> str:
+        return self.person.name
+
+    @property
+    def count(self) -> int:
+        """Their papers."""
+        return len(self.person.papers)
+
+    @property
+    def homepage(self) -> str | None:
+        return about(self.person)[0]
+
+    @property
+    def orcid(self) -> str | None:
+        return about(self.person)[1]
+
+    @property
+    def note(self) -> str | None:
+        return about(self.person)[2]
+
+    @property
+    def years(self) -> tuple[tuple[int, tuple[AuthorPaper, ...]], ...]:
+        """Their papers by year, newest first, in site order within a year."""
+        lines = self.tables.lines
+        return papers_by_year(self.person, {i: AuthorPaper(*lines[i]) for i in self.person.papers})
+
     def read_tallies(self) -> tuple[tuple[Tally, ...], tuple[Tally, ...], tuple[Tally, ...]]:
-        """(co-authors, venues, topics), read from `tallies`: once a rendered page (templates/author.html)."""
-        coauthors, venues, topics = (tuple(map(tuple, items)) for items in json.loads(self.tallies))
-        return coauthors, venues, topics
-
-
-def write_tallies(coauthors: list[Tally], venues: list[Tally], topics: list[Tally]) -> str:
-    return json.dumps([coauthors, venues, topics], ensure_ascii=False, separators=(",", ":"))
-
+        """(co-authors, venues, topics): the co-authors most shared papers first, then in index order;
+        the venues and topics most papers first."""
+        return page_tallies(self.person, self.tables)
 
 
 @dataclass(frozen=True)
@@ -99,47 +132,33 @@ def author_pages(authorship: Authorship, lines: Sequence[Line], previous: dict |
                  jobs: int = 1) -> tuple[Authors, dict]:
     """Every person's page data and the author index (`lines`: every paper as author pages list it,
     in site order), and the state for the next build. With the same people as the last build
-    (`previous`), only the pages of the authors of papers whose line changed are made again;
-    otherwise every page's counts are made on `jobs` workers."""
+    (`previous`), only the versions of the pages of the authors of papers whose line changed are
+    taken again; otherwise every page's, on `jobs` workers."""
     lines = tuple(lines)
     people = authorship.people
     # Co-authors with as many shared papers are listed as the index lists them.
     order = {person.slug: n for n, person in enumerate(people)}
+    tables = AuthorTables(lines, tuple(paper_slugs(credits) for credits in authorship.credits), people, order)
     if previous and previous["version"] == authorship.version and len(previous["lines"]) == len(lines):
         changed = [i for i, (old, new) in enumerate(zip(previous["lines"], lines)) if old != new]
         if not changed:
-            return previous["authors"], previous
-        pages = list(previous["authors"].pages)
-        remade = [people[order[slug]] for slug in {credit.slug for i in changed for credit in authorship.credits[i]
-                                                    if credit.slug is not None}]
-        slugs = {i: paper_slugs(authorship.credits[i]) for person in remade for i in person.papers}
-        papers: Mapping[int, AuthorPaper] | Sequence[AuthorPaper] = {i: AuthorPaper(*lines[i]) for i in slugs}
-        for person in remade:
-            pages[order[person.slug]] = author_page(person, papers, *page_counts(person, slugs, papers, order, people))
-        index = previous["authors"].index
+            state = previous
+        else:
+            versions = list(previous["versions"])
+            for slug in {slug for i in changed for slug in tables.slugs[i]}:
+                versions[order[slug]] = page_version(people[order[slug]], tables)
+            state = {"version": authorship.version, "lines": lines, "versions": tuple(versions), "index": previous["index"]}
     else:
-        papers = tuple(AuthorPaper(*line) for line in lines)
-        slugs = [paper_slugs(credits) for credits in authorship.credits]
-        # Only the counts and the version come back from the workers: the pages list the build's
-        # own AuthorPaper objects, each shared by the pages of its authors (pickled back, an
-        # anthology's 360,000 paper lines would be copies).
-        counts = workers.ordered_map(partial(page_counts, slugs=slugs, papers=papers, order=order, people=people), people, jobs)
-        pages = [author_page(person, papers, *made) for person, made in zip(people, counts)]
-        index = index_letters(people)
-    authors = Authors(tuple(pages), index)
-    return authors, {"version": authorship.version, "lines": lines, "authors": authors}
+        # Only the versions come back from the workers: 16 bytes a page.
+        versions = workers.ordered_map(partial(page_version, tables=tables), people, jobs)
+        state = {"version": authorship.version, "lines": lines, "versions": tuple(versions), "index": index_letters(people)}
+    pages = tuple(AuthorPage(person, tables, version) for person, version in zip(people, state["versions"]))
+    return Authors(pages, state["index"]), state
 
 
 def paper_slugs(credits: Sequence[Credit]) -> tuple[str, ...]:
     """The slugs of a paper's people, each once."""
     return tuple(dict.fromkeys(credit.slug for credit in credits if credit.slug is not None))
-
-
-def author_page(person: Person, papers: Mapping[int, AuthorPaper] | Sequence[AuthorPaper], tallies: str,
-                version: bytes) -> AuthorPage:
-    homepage, orcid, note = about(person)
-    return AuthorPage(slug=person.slug, name=person.name, count=len(person.papers), years=papers_by_year(person, papers),
-                      tallies=tallies, homepage=homepage, orcid=orcid, note=note, version=version)
 
 
 def papers_by_year(person: Person,
@@ -159,38 +178,36 @@ def about(person: Person) -> tuple[str | None, str | None, str | None]:
     return (entry.homepage, entry.orcid, entry.note) if entry else (None, None, None)
 
 
-def page_counts(person: Person, slugs: Mapping[int, tuple[str, ...]] | Sequence[tuple[str, ...]],
-                papers: Mapping[int, AuthorPaper] | Sequence[AuthorPaper], order: dict[str, int],
-                people: Sequence[Person]) -> tuple[str, bytes]:
-    """A person's co-authors, venues and topics as the JSON text of AuthorPage.tallies, and the
-    version of the page they are on. `slugs`: the slugs of each paper's people (`paper_slugs`);
-    `order`: each slug's position in `people`, the index's order."""
+def page_version(person: Person, tables: AuthorTables) -> bytes:
+    """The digest of all a person's page shows, as plain tuples (one pickling in C): the person, and
+    each of their papers as listed with its people's slugs and names, which the co-authors and
+    their counts follow from (their order too: the index orders people by name, then slug). The
+    topics' names are the chrome's, which every page's key digests."""
+    people, order = tables.people, tables.order
+    papers = tuple((tables.lines[i], tuple((slug, people[order[slug]].name) for slug in tables.slugs[i])) for i in person.papers)
+    return leaf((person.slug, person.name, *about(person), papers))
+
+
+def page_tallies(person: Person, tables: AuthorTables) -> tuple[tuple[Tally, ...], tuple[Tally, ...], tuple[Tally, ...]]:
+    """A person's co-authors (most shared papers first, then in index order), venues and topics
+    (most papers first)."""
     shared: Counter[str] = Counter()
     venues: dict[tuple[str, str], int] = {}
     topics: dict[str, int] = {}
     for i in person.papers:
-        paper = papers[i]
-        venues[paper.venue_slug, paper.venue] = venues.get((paper.venue_slug, paper.venue), 0) + 1
-        for tag in paper.tags:
+        _, _, venue, venue_slug, _, tags = tables.lines[i]
+        venues[venue_slug, venue] = venues.get((venue_slug, venue), 0) + 1
+        for tag in tags:
             topics[tag] = topics.get(tag, 0) + 1
-        shared.update(slugs[i])
+        shared.update(tables.slugs[i])
     del shared[person.slug]
+    people, order = tables.people, tables.order
     # Sorted as plain tuples (most shared first, then index order), not by a key function: an
     # anthology's 164,000 pages list 2.2 million co-authors.
     coauthors = sorted([(-n, order[slug], slug) for slug, n in shared.items()])
-    tallies = write_tallies(
-        [(slug, people[n].name, -minus) for minus, n, slug in coauthors],
-        [(slug, name, n) for (slug, name), n in sorted(venues.items(), key=lambda item: (-item[1], item[0][1].lower(), item[0][0]))],
-        [(tag, "", n) for tag, n in sorted(topics.items(), key=lambda item: (-item[1], item[0]))])
-    # The version of all the page shows, as plain tuples: one pickling in C, where walking the page's
-    # dataclasses value by value took longer than making the page. Its papers by year follow from
-    # its papers in site order, which is what it digests.
-    lines = tuple(astuple_paper(papers[i]) for i in person.papers)
-    return tallies, leaf((person.slug, person.name, lines, tallies, *about(person)))
-
-
-def astuple_paper(paper: AuthorPaper) -> tuple:
-    return (paper.slug, paper.title_html, paper.venue, paper.venue_slug, paper.year, paper.tags)
+    return (tuple((slug, people[n].name, -minus) for minus, n, slug in coauthors),
+            tuple((slug, name, n) for (slug, name), n in sorted(venues.items(), key=lambda item: (-item[1], item[0][1].lower(), item[0][0]))),
+            tuple((tag, "", n) for tag, n in sorted(topics.items(), key=lambda item: (-item[1], item[0]))))
 
 
 def index_letters(people: Sequence[Person]) -> tuple[IndexLetter, ...]:
