@@ -155,7 +155,7 @@ class BuildCache:
         made = workers.ordered_map(partial(write_page, render, staging, None if keys is not None else shared), todo, jobs,
                                    setup=Fingerprints, on_progress=on_progress, alongside=alongside)
         self.digests.update(zip((spec.path for spec in todo), (page_digest for page_digest, _ in made)))
-        self.digests.update((path, found.digest) for path, found in kept.items())
+        self.digests.update(kept)
         self.kept = kept
         if keys is None:
             keys = [key for _, key in made]

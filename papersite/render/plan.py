@@ -7,6 +7,7 @@ are everything a page is made from, and the sitemap is the plan's indexable page
 
 from __future__ import annotations
 
+import heapq
 import itertools
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -312,7 +313,8 @@ def plan_authors(site: Site) -> list[PageSpec]:
                               version=version))
     letters = site.author_index
     nav = tuple((letter.letter, urls.author_letter_path(letter.letter), len(letter.entries)) for letter in letters)
-    prolific = sorted(enumerate(site.authors), key=lambda item: (-item[1].count, item[0]))[:TOP_AUTHORS]
+    # The first few of 164,000 at 100,000 papers: not a sort of them all (0.2 s of an edit).
+    prolific = heapq.nsmallest(TOP_AUTHORS, enumerate(site.authors), key=lambda item: (-item[1].count, item[0]))
     specs.append(PageSpec(urls.AUTHOR_INDEX, "authors", "authors.html", "Authors",
                           f"The {len(site.authors)} authors of {title}, from A to Z, with their numbers of papers.",
                           (HOME_CRUMB, ("Authors", None)),
