@@ -179,6 +179,9 @@ def test_each_warning_is_printed_by_the_build_that_first_has_it(served):
     warning = "'code' entry 'ftp://example.org/x' is not a plain http(s) URL"
     edit_title(served.root, "A paper with an odd code link", code="[ftp://example.org/x]")
     wait_for(lambda: any("with 1 warning in" in line for line in served.out), "the rebuild with the warning")
+    # The server's stdout and stderr are read by threads of their own: the summary line can be read
+    # before the warning printed ahead of it (a loaded machine, 2026-12-06).
+    wait_for(lambda: any(warning in line for line in served.err), "the warning")
     assert sum(warning in line for line in served.err) == 1
     (served.root / "content" / "papers" / "b.md").write_text(
         paper_text(id="test-0002", slug="second-paper", title="Another edit, elsewhere"), encoding="utf-8")
