@@ -16,9 +16,9 @@ from pathlib import Path
 from .. import workers
 from ..digests import Fingerprints, digest, fingerprint
 from ..errors import Problem
-from ..output import Deferred, Staging
+from ..output import Deferred, Staging, file_digest
 from .inputs import FileDigests, code_version, input_version, read_inputs, tree_version
-from .reuse import (PageRecords, PreviousOutput, Survey, content_digest, kept_pages, output_manifest, page_key, page_keys,
+from .reuse import (PageRecords, PreviousOutput, Survey, kept_pages, output_manifest, page_key, page_keys,
                     place_files, record_pages)
 from .store import Store, default_cache_path, read_state_file, templates_path, worker_path
 
@@ -215,4 +215,4 @@ def write_page(render: Callable, staging: Staging, shared: bytes | None, fingerp
     `shared` asks for it."""
     html = render(spec)
     staging.write(spec.path, html)
-    return content_digest(html), page_key(fingerprints, shared, spec) if shared is not None else None
+    return file_digest(html), page_key(fingerprints, shared, spec) if shared is not None else None

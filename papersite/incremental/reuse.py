@@ -36,22 +36,6 @@ PageRecords = dict[str, tuple[bytes, bytes]]
 Manifest = dict[str, tuple]
 
 
-class Reused:
-    """Stands for an output file kept from the previous build (its bytes are on disk)."""
-
-    __slots__ = ("digest",)
-
-    def __init__(self, content_digest: bytes):
-        self.digest = content_digest
-
-    def __repr__(self) -> str:
-        return f"Reused({self.digest.hex()[:8]})"
-
-
-def content_digest(value: str | bytes | Reused) -> bytes:
-    return value.digest if isinstance(value, Reused) else file_digest(value)
-
-
 def place_files(staging: Staging, previous: PreviousOutput, files: Mapping[str, str | bytes | Deferred]) -> tuple[dict[str, bytes], set[str]]:
     """Each file's digest, and which of them the `previous` output holds byte for byte: those are
     not written (they stay where they are), the others are, into `staging`, a Deferred one made
@@ -59,8 +43,7 @@ def place_files(staging: Staging, previous: PreviousOutput, files: Mapping[str, 
     digests, unchanged = {}, set()
     for name, data in files.items():
         digests[name] = data.digest if isinstance(data, Deferred) else file_digest(data)
-        kept = previous.on_disk(name)
-        if kept is None or kept.digest != digests[name]:
+        if previous.on_disk(name) != digests[name]:
             staging.write(name, data.make() if isinstance(data, Deferred) else data)
         else:
             unchanged.add(name)
@@ -137,13 +120,13 @@ class PreviousOutput:
         self.prefix = os.path.join(out, "")   # thousands of stats: no Path objects
         self.surveyed: Survey | None = None
 
-    def on_disk(self, path: str) -> Reused | None:
-        """The previous build's file at `path`, if the survey found it exactly what that build
-        wrote (nothing is, unsurveyed)."""
+    def on_disk(self, path: str) -> bytes | None:
+        """The digest of the previous build's file at `path`, if the survey found it exactly what that
+        build wrote (nothing is, unsurveyed)."""
         entry = self.manifest.get(path)
         if entry is None or self.surveyed is None or path in self.surveyed.missing:
             return None
-        return Reused(entry[0])
+        return entry[0]
 
     @property
     def moved(self) -> frozenset[str]:
@@ -207,20 +190,15 @@ def walk_output(prefix: str, rel: str, found: list[str], empty: list[str]) -> No
 def kept_pages(paths: Sequence[str], keys: Sequence[bytes | None], records: PageRecords | None,
                output: PreviousOutput) -> dict[str, bytes]:
     """The pages whose key is the one the previous build recorded, and whose file is still what it
-    wrote (`PreviousOutput.on_disk`, inlined: an edit at 100,000 papers asks it of 274,000 pages),
-    each with the digest of its bytes."""
-    surveyed = output.surveyed
-    if not records or surveyed is None:
+    wrote, each with the digest of its bytes."""
+    if not records:
         return {}
-    manifest, missing = output.manifest, surveyed.missing
+    on_disk = output.on_disk
     kept = {}
     for path, key in zip(paths, keys):
         record = records.get(path)
-        if key is None or record is None or record[0] != key or path in missing:
-            continue
-        entry = manifest.get(path)
-        if entry is not None and entry[0] == record[1]:
-            kept[path] = entry[0]
+        if key is not None and record is not None and record[0] == key and on_disk(path) == record[1]:
+            kept[path] = record[1]
     return kept
 
 
