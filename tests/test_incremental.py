@@ -573,6 +573,32 @@ def test_each_state_is_pickled_apart(tmp_path):
     assert papers[b"k"] is papers[b"j"] and texts[b"k"] == shared and texts[b"k"] is not papers[b"k"]
 
 
+def test_the_output_manifest_reads_back_each_files_record(tmp_path):
+    """The manifest, stored as two columns (paths, packed records), reads back from the state file
+    as written: each output file's digest, inode, size and time. A file the next build keeps
+    keeps its record without a stat; one gone and not kept is left out."""
+    out = tmp_path / "site"
+    names = ["index.html", "papers/a paper.html", "authors/\u00e9l\u00e8ve.html"]
+    digests = {}
+    for n, name in enumerate(names):
+        (out / name).parent.mkdir(parents=True, exist_ok=True)
+        (out / name).write_bytes(b"x" * n)
+        digests[name] = digest(b"x" * n)
+    path = tmp_path / "site.cache"
+    store_module.Store(path, CODE).save({}, {"manifest": reuse.output_manifest(out, digests, reuse.Manifest(), set())})
+    manifest = store_module.Store.open(path, CODE).small["manifest"]
+    stats = [os.stat(out / name) for name in names]
+    assert list(manifest.entries()) == [(name, (digests[name], st.st_ino, st.st_size, st.st_mtime_ns))
+                                        for name, st in zip(names, stats)]
+    assert manifest.digest(names[1]) == digests[names[1]] and manifest.digest("gone.html") is None
+    (out / names[0]).unlink()
+    (out / names[1]).unlink()
+    carried = reuse.output_manifest(out, digests, manifest, {names[0]})
+    assert list(carried.keys()) == [names[0], names[2]] and carried.record(names[0]) == manifest.record(names[0])
+    store_module.Store(path, CODE).save({}, {"manifest": reuse.Manifest()})
+    assert len(store_module.Store.open(path, CODE).small["manifest"]) == 0
+
+
 def test_the_dev_servers_next_build_starts_from_the_cache_in_memory(proj, tmp_path, monkeypatch):
     warm = WarmCache()
     build(options(proj), warm=warm)
@@ -906,7 +932,7 @@ def test_an_edit_patches_the_previous_output_in_place(proj, tmp_path, monkeypatc
     assert not (site / "papers" / f"{gone}.html").exists()
     assert not [p for p in site.parent.iterdir() if p.name.startswith((".site.tmp-", ".site.patch-"))]
     manifest = store_module.read_sealed(state_path(default_cache_path(site)), CODE)[0]["manifest"]
-    for path, (_, *identity) in manifest.items():
+    for path, (_, *identity) in manifest.entries():
         st = os.stat(site / path)
         assert identity == [st.st_ino, st.st_size, st.st_mtime_ns], path
     assert_same_as_clean(proj, tmp_path)

@@ -21,19 +21,61 @@ them in place and deletes the files it no longer makes and those it never made.
 from __future__ import annotations
 
 import os
+import struct
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from .. import urls
-from ..digests import Fingerprints, Unfingerprintable, digest, leaf
+from ..digests import DIGEST_SIZE, Fingerprints, Unfingerprintable, digest, leaf
 from ..inputs.files import stat_identity
 from ..output import Deferred, Staging, file_digest
 
 # path -> (page key, digest of the HTML made), for the next build
 PageRecords = dict[str, tuple[bytes, bytes]]
-# path -> (content digest, inode, size, mtime) of each output file as written
-Manifest = dict[str, tuple]
+# An output file's record in the manifest: its content digest, inode, size and time (ns).
+RECORD = struct.Struct(f"<{DIGEST_SIZE}sQQQ")
+
+
+class Manifest:
+    """What each output file is, by path, for the next build to check (`PreviousOutput`): its
+    content digest, inode, size and modification time, as written.
+
+    Kept as two columns, the paths and their records packed side by side (`RECORD`), not as a dict
+    of tuples: at 100,000 papers the state file names 407,000 files, and their 1.6 million objects
+    took 0.35-0.45 s to unpickle at every build and 0.45-0.55 s to pickle at every edit."""
+
+    __slots__ = ("index", "records")
+
+    def __init__(self, paths: Sequence[str] = (), records: bytes = b""):
+        self.index = dict(zip(paths, range(len(paths))))   # path -> its record's position
+        self.records = records
+
+    def __reduce__(self):
+        return read_manifest, ("\0".join(self.index), self.records)   # no path holds a NUL
+
+    def __len__(self) -> int:
+        return len(self.index)
+
+    def keys(self):
+        return self.index.keys()
+
+    def digest(self, path: str) -> bytes | None:
+        """The recorded digest of the file at `path`; None if the manifest does not name it."""
+        at = self.index.get(path)
+        return None if at is None else self.records[at * RECORD.size:at * RECORD.size + DIGEST_SIZE]
+
+    def record(self, path: str) -> bytes:
+        at = self.index[path] * RECORD.size
+        return self.records[at:at + RECORD.size]
+
+    def entries(self):
+        """(path, (digest, inode, size, mtime)) for every file, unpacked in C."""
+        return zip(self.index, RECORD.iter_unpack(self.records))
+
+
+def read_manifest(paths: str, records: bytes) -> Manifest:
+    return Manifest(paths.split("\0") if paths else (), records)
 
 
 def place_files(staging: Staging, previous: PreviousOutput, files: Mapping[str, str | bytes | Deferred]) -> tuple[dict[str, bytes], set[str]]:
@@ -116,17 +158,17 @@ class PreviousOutput:
 
     def __init__(self, out: Path, manifest: Manifest | None):
         self.out = out
-        self.manifest: Manifest = manifest or {}
+        self.manifest: Manifest = manifest or Manifest()
         self.prefix = os.path.join(out, "")   # thousands of stats: no Path objects
         self.surveyed: Survey | None = None
 
     def on_disk(self, path: str) -> bytes | None:
         """The digest of the previous build's file at `path`, if the survey found it exactly what that
         build wrote (nothing is, unsurveyed)."""
-        entry = self.manifest.get(path)
-        if entry is None or self.surveyed is None or path in self.surveyed.missing:
+        recorded = self.manifest.digest(path)
+        if recorded is None or self.surveyed is None or path in self.surveyed.missing:
             return None
-        return entry[0]
+        return recorded
 
     @property
     def moved(self) -> frozenset[str]:
@@ -145,13 +187,14 @@ class PreviousOutput:
             walk_output(self.prefix, "", found, empty)
         except OSError:
             found.clear()
-        strays = {path for path in found if path not in manifest}
+        named = manifest.index
+        strays = {path for path in found if path not in named}
         # Every path found is found once: when as many of them as the manifest has are in it, none
         # of its files is missing from the folders (the common case, without a set of them all).
         missing = set() if len(found) - len(strays) == len(manifest) else manifest.keys() - set(found)
         moved = set()
         stat, prefix = os.stat, self.prefix
-        for path, (recorded, inode, size, mtime) in manifest.items():
+        for path, (recorded, inode, size, mtime) in manifest.entries():
             try:
                 st = stat(prefix + path)
             except OSError:
@@ -219,15 +262,16 @@ def output_manifest(out: Path, digests: Mapping[str, bytes], previous: Manifest,
     """What each output file is, for the next build to check its previous output against. A
     file kept from the previous output is the same inode: its `previous` entry still holds
     (`kept` leaves out files whose entry was stale)."""
-    manifest: Manifest = {}
+    paths, records = [], []
     prefix = os.path.join(out, "")
     for path, known in digests.items():
-        if path in kept and path in previous:
-            manifest[path] = previous[path]
-            continue
-        try:
-            st = os.stat(prefix + path)
-        except OSError:
-            continue
-        manifest[path] = (known, *stat_identity(st))
-    return manifest
+        if path in kept and path in previous.index:
+            record = previous.record(path)
+        else:
+            try:
+                record = RECORD.pack(known, *stat_identity(os.stat(prefix + path)))
+            except OSError:
+                continue
+        paths.append(path)
+        records.append(record)
+    return Manifest(paths, b"".join(records))

@@ -25,6 +25,8 @@ import os
 import pickle
 import zlib
 from dataclasses import dataclass
+from itertools import compress, repeat
+from operator import is_, not_
 from pathlib import Path
 
 from ..digests import digest
@@ -139,8 +141,11 @@ def changes_since(base: dict, states: dict) -> dict:
     for name, value in states.items():
         old = base.get(name, MISSING)
         if type(value) is dict and type(old) is dict:
-            changed = {k: v for k, v in value.items() if old.get(k, MISSING) is not v}
-            removed = [k for k in old if k not in value]
+            # Compared in C (map, compress): at 100,000 papers the dict states hold 575,000 entries,
+            # 0.5 s of an edit compared in a Python loop.
+            same = map(is_, value.values(), map(old.get, value, repeat(MISSING)))
+            changed = dict(compress(value.items(), map(not_, same)))
+            removed = [] if old.keys() <= value.keys() else [k for k in old if k not in value]
             if changed or removed:
                 entries[name] = (changed, removed)
         elif value is not old:
