@@ -36,7 +36,7 @@ from .publish.exports import export_files, paper_records
 from .publish.feeds import BASE_URL_NOTE, feed_files, sitemap_files
 from .publish.search import bibtex_scripts, build_search_files
 from .render.jinja import Renderer, make_environment
-from .render.plan import PageSpec, plan_pages, site_chrome
+from .render.plan import Spec, plan_pages, site_chrome
 from .workers import Background, Standby, resolve_jobs
 
 
@@ -149,8 +149,8 @@ class Built:
 
     taxonomy: Taxonomy
     site: Site
-    plan: tuple[PageSpec, ...]
-    render: Callable[[PageSpec], str]
+    plan: tuple[Spec, ...]
+    render: Callable[[Spec], str]
     rest: tuple   # the rest of what it made, freed with it
 
 

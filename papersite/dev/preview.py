@@ -25,7 +25,7 @@ from ..enrich.texts import render_texts
 from ..errors import Report, SiteError
 from ..inputs.papers import load_paper
 from ..model import Paper, Taxonomy
-from ..render.plan import PageSpec, paper_spec
+from ..render.plan import PaperSpec, Spec, paper_spec
 
 # What must be as the last build read it for the preview to be the page the build will make.
 PLACE_FIELDS = ("id", "slug", "venue", "year", "tags", "authors", "aliases", "added")
@@ -37,23 +37,23 @@ class PreviewBase:
     the files of one folder, inputs/papers.py), its renderer and what reading a page needs. The
     rest of the build's data is not held: the server frees it once idle."""
 
-    by_name: Mapping[str, PageSpec]
-    render: Callable[[PageSpec], str]
+    by_name: Mapping[str, PaperSpec]
+    render: Callable[[Spec], str]
     taxonomy: Taxonomy
     macros: tuple
 
-    def spec_of(self, path: str) -> PageSpec | None:
+    def spec_of(self, path: str) -> PaperSpec | None:
         """The spec of the paper page made from the file at `path`, if it is one."""
         spec = self.by_name.get(os.path.basename(path))
-        if spec is None or not os.path.samefile(os.path.dirname(path), os.path.dirname(spec.context["item"].paper.path)):
+        if spec is None or not os.path.samefile(os.path.dirname(path), os.path.dirname(spec.item.paper.path)):
             return None
         return spec
 
 
-def preview_base(taxonomy: Taxonomy, plan: Sequence[PageSpec], render: Callable[[PageSpec], str], macros: tuple) -> PreviewBase:
+def preview_base(taxonomy: Taxonomy, plan: Sequence[Spec], render: Callable[[Spec], str], macros: tuple) -> PreviewBase:
     """Made once a build is served, while its pages reload (0.14 s at 100,000 papers: made at the
     first preview instead, it was most of the time that preview took)."""
-    by_name = {os.path.basename(spec.context["item"].paper.path): spec for spec in plan if spec.kind == "paper"}
+    by_name = {os.path.basename(spec.item.paper.path): spec for spec in plan if isinstance(spec, PaperSpec)}
     return PreviewBase(by_name, render, taxonomy, macros)
 
 
@@ -64,7 +64,7 @@ def preview_page(base: PreviewBase, path: str) -> tuple[str, str] | None:
         spec = base.spec_of(path)
         if spec is None:
             return None
-        last = spec.context["item"]
+        last = spec.item
         report = Report()
         paper = load_paper(Path(last.paper.path), base.taxonomy, report)
     except (SiteError, OSError):
@@ -73,9 +73,7 @@ def preview_page(base: PreviewBase, path: str) -> tuple[str, str] | None:
         return None
     texts, _ = render_texts([paper], Report(), macros=base.macros)
     item = page_between(paper, texts[0], last.credits, last.prev_slug, last.next_slug)
-    context = spec.context
-    new = paper_spec(item, context["related"], context["bibtex_key"], context["venue_slug"], spec.breadcrumbs[:-1],
-                     context["bibtex_file"])
+    new = paper_spec(item, spec.related, spec.bibtex_key, spec.venue_slug, spec.above, spec.bibtex_file)
     return new.path, base.render(new)
 
 

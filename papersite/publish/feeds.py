@@ -22,7 +22,7 @@ from ..digests import digest, fingerprint, text_digest
 from ..enrich.listings import Site
 from ..model import Paper, SiteConfig
 from ..output import Deferred, Made, file_digest, made_once
-from ..render.plan import PageSpec
+from ..render.plan import Spec
 from ..text.chars import XML_INVALID_RE
 
 ATOM_NS = "http://www.w3.org/2005/Atom"
@@ -71,7 +71,7 @@ def feed_files(site: Site, previous: FeedMemo | None = None) -> tuple[dict[str, 
 SitemapMemo = tuple[bytes, dict[str, bytes]]
 
 
-def sitemap_files(config: SiteConfig, plan: Sequence[PageSpec], previous: SitemapMemo | None = None
+def sitemap_files(config: SiteConfig, plan: Sequence[Spec], previous: SitemapMemo | None = None
                   ) -> tuple[dict[str, str | Deferred], SitemapMemo | None]:
     """The sitemaps (`sitemaps`) when there is a base_url, and their memo for the next build. When
     the `previous` build made them of the same address and pages, they are Deferred: an edit, which

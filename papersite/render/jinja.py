@@ -15,7 +15,7 @@ from ..errors import Problem, SiteError
 from ..inputs import links
 from ..text.chars import is_safe_url
 from . import citation, fragments
-from .plan import Chrome, PageSpec
+from .plan import Chrome, Spec
 
 
 @dataclass(frozen=True)
@@ -43,7 +43,7 @@ class Renderer:
         self.frames: dict[tuple[str, str], Frame] = {}
         self.env.globals["cached"] = FragmentCache()
 
-    def render(self, spec: PageSpec) -> str:
+    def render(self, spec: Spec) -> str:
         """The HTML of one page."""
         config = self.chrome.config
         try:
@@ -58,7 +58,7 @@ class Renderer:
             raise SiteError.at(f"templates/{spec.template}", getattr(exc, "lineno", None),
                                f"template error while rendering {spec.path}: {exc}") from None
 
-    def frame(self, spec: PageSpec) -> Frame:
+    def frame(self, spec: Spec) -> Frame:
         """The page's frame, rendered for the first page of its directory and kind and kept for the
         others: a site of 5,000 papers has 19,650 pages in 71 such groups (bench/README.md).
         Its partials are shown the page's kind and links from its directory, nothing else of the

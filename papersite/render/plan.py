@@ -18,7 +18,7 @@ from markupsafe import Markup
 
 from .. import urls
 from ..digests import digest, fingerprint, leaf
-from ..enrich.authors import IndexEntry, IndexLetter
+from ..enrich.authors import AuthorPage, IndexEntry, IndexLetter
 from ..enrich.listings import PaperPage, Site, tag_bars
 from ..enrich.related import RelatedList
 from ..enrich.topicmap import TopicMap, topic_parts
@@ -48,6 +48,80 @@ class PageSpec:
     # of every field (incremental/reuse.py page_key). An edit at 100,000 papers spent 4.6 s
     # fingerprinting 274,067 specs to find the seven it changed. Empty: fingerprinted.
     version: bytes = b""
+
+
+class MadeWhenRead:
+    """A page's spec that holds a few fields and makes its title, description, crumbs and context
+    when they are read: what a PageSpec gives, read the same way. A site's plan holds one for each
+    paper and each author (274,000 at 100,000 papers), of which an edit renders a few and keys the
+    rest by their version; made whole, with a dict and texts of its own, each took about 5 µs
+    (bench/README.md)."""
+
+    __slots__ = ()
+    indexable = True
+    above: Crumbs    # the crumbs to the page's parent
+    title: str
+
+    @property
+    def breadcrumbs(self) -> Crumbs:
+        return self.above + ((self.title, None),)
+
+
+@dataclass(frozen=True, slots=True)
+class PaperSpec(MadeWhenRead):
+    path: str
+    item: PaperPage
+    related: RelatedList
+    bibtex_key: str
+    venue_slug: str
+    above: Crumbs            # to its proceedings
+    bibtex_file: Download    # the export its entry is in
+    version: bytes = b""     # as PageSpec.version
+
+    kind = "paper"
+    template = "paper.html"
+
+    @property
+    def title(self) -> str:
+        return self.item.title_text
+
+    @property
+    def description(self) -> str:
+        return self.item.summary
+
+    @property
+    def context(self) -> Mapping[str, object]:
+        return {"item": self.item, "related": self.related, "bibtex_key": self.bibtex_key, "venue_slug": self.venue_slug,
+                "bibtex_file": self.bibtex_file}
+
+
+@dataclass(frozen=True, slots=True)
+class AuthorSpec(MadeWhenRead):
+    path: str
+    author: AuthorPage
+    site_title: str
+    version: bytes = b""     # as PageSpec.version
+
+    kind = "author"
+    template = "author.html"
+    above = AUTHORS_CRUMBS
+
+    @property
+    def title(self) -> str:
+        return self.author.name
+
+    @property
+    def description(self) -> str:
+        count = self.author.count
+        return f"{count} paper{'' if count == 1 else 's'} by {self.author.name} in {self.site_title}."
+
+    @property
+    def context(self) -> Mapping[str, object]:
+        return {"author": self.author}
+
+
+# What a page is made from: each kind has the fields of PageSpec.
+Spec = PageSpec | PaperSpec | AuthorSpec
 
 
 @dataclass(frozen=True)
@@ -127,7 +201,7 @@ def site_chrome(site: Site) -> Chrome:
 
 
 def plan_pages(site: Site, bibtex_keys: Mapping[str, str], related: Sequence[RelatedList],
-               topic_map: TopicMap | None) -> tuple[PageSpec, ...]:
+               topic_map: TopicMap | None) -> tuple[Spec, ...]:
     """Every page of the site, in a fixed order; no two at one path."""
     latest = recently_added(site.papers)
     plan = (
@@ -150,7 +224,7 @@ def plan_pages(site: Site, bibtex_keys: Mapping[str, str], related: Sequence[Rel
     return plan
 
 
-def check_one_page_a_path(plan: Sequence[PageSpec]) -> None:
+def check_one_page_a_path(plan: Sequence[Spec]) -> None:
     """The inputs' checks keep every name apart (slugs from aliases, tags from `index`); should one
     ever be missed, the build stops here rather than let a page silently replace another."""
     # Counted in C: at 100,000 papers, 274,000 paths (a loop adding each to a set took 0.16 s).
@@ -244,7 +318,7 @@ def plan_downloads(site: Site) -> PageSpec:
                     {"downloads": tuple(downloads(site).values()), "split": urls.exports_split(len(site.papers))})
 
 
-def plan_papers(site: Site, bibtex_keys: Mapping[str, str], related: Sequence[RelatedList]) -> list[PageSpec]:
+def plan_papers(site: Site, bibtex_keys: Mapping[str, str], related: Sequence[RelatedList]) -> list[PaperSpec]:
     venue_slugs = site.venue_slugs()
     # A paper page links the BibTeX file its entry is in: all papers', or its proceedings'.
     files = downloads(site)
@@ -268,12 +342,9 @@ def plan_papers(site: Site, bibtex_keys: Mapping[str, str], related: Sequence[Re
 
 
 def paper_spec(item: PaperPage, links: RelatedList, bibtex_key: str, venue_slug: str, above: Crumbs,
-               bibtex_file: Download, version: bytes = b"") -> PageSpec:
+               bibtex_file: Download, version: bytes = b"") -> PaperSpec:
     """A paper's page: `above`, the crumbs to its proceedings; `bibtex_file`, the export its entry is in."""
-    return PageSpec(urls.paper_path(item.paper.slug), "paper", "paper.html", item.title_text, item.summary,
-                    above + ((item.title_text, None),),
-                    {"item": item, "related": links, "bibtex_key": bibtex_key, "venue_slug": venue_slug,
-                     "bibtex_file": bibtex_file}, version=version)
+    return PaperSpec(urls.paper_path(item.paper.slug), item, links, bibtex_key, venue_slug, above, bibtex_file, version)
 
 
 def plan_tags(site: Site) -> list[PageSpec]:
@@ -296,21 +367,15 @@ def plan_tag_index(site: Site) -> PageSpec:
                     (HOME_CRUMB, ("Tags", None)), {"bars": tag_bars(site.tags)})
 
 
-def plan_authors(site: Site) -> list[PageSpec]:
+def plan_authors(site: Site) -> list[Spec]:
     """A page per author, the author index (its letters and the most prolific authors) and each
     letter's pages. An author page is given that author's data alone (enrich/authors.py). The index
     is made even when no paper names its authors: every page's footer links it."""
     title = site.config.title
     titled = fingerprint(title)
-    specs = []
-    for author in site.authors:
-        papers = f"{author.count} paper{'' if author.count == 1 else 's'}"
-        # Every field below is the author's page data's (its version) or the site's title.
-        version = digest(titled + author.version) if author.version else b""
-        specs.append(PageSpec(urls.author_path(author.slug), "author", "author.html", author.name,
-                              f"{papers} by {author.name} in {title}.",
-                              AUTHORS_CRUMBS + ((author.name, None),), {"author": author},
-                              version=version))
+    # Every field of an author's spec is the author's page data's (its version) or the site's title.
+    specs: list[Spec] = [AuthorSpec(urls.author_path(author.slug), author, title, digest(titled + author.version) if author.version else b"")
+                         for author in site.authors]
     letters = site.author_index
     nav = tuple((letter.letter, urls.author_letter_path(letter.letter), len(letter.entries)) for letter in letters)
     # The first few of 164,000 at 100,000 papers: not a sort of them all (0.2 s of an edit).
