@@ -13,6 +13,7 @@ from dataclasses import astuple, fields, replace
 import pytest
 
 from papersite.digests import Fingerprints, Unfingerprintable, fingerprint, leaf
+from papersite.enrich.authors import IndexEntry, letter_version
 from papersite.enrich.listings import paper_page
 from papersite.enrich.people import Credit
 from papersite.enrich.related import RelatedLink, RelatedList, link_version
@@ -104,3 +105,13 @@ def test_a_related_lists_version_changes_with_every_text_of_its_links():
                 link_version(((*texts[0][:2], ("x", "y", "")), texts[1]))}
     assert base and len(versions) == 1 + len(changed) + 3
     assert RelatedList(base) == RelatedList(base, row=3) != RelatedList(link_version(()))
+
+def test_an_author_index_letters_version_changes_with_every_field_of_its_entries():
+    entries = (IndexEntry("ada-lovelace", "Lovelace, Ada", 2), IndexEntry("alan-turing", "Turing, Alan", 1))
+    base = letter_version("l", entries)
+    changed = [letter_version("l", (replace(entries[0], **{f.name: value}), entries[1]))
+               for f, value in zip(fields(IndexEntry), ("ada-king", "King, Ada", 3))]
+    others = [letter_version("k", entries), letter_version("l", entries[:1]), letter_version("l", entries[::-1])]
+    assert len({base, *changed, *others}) == 1 + len(changed) + len(others)
+    # A field added to IndexEntry must be added to letter_version (and here).
+    assert [f.name for f in fields(IndexEntry)] == ["slug", "name", "count"]
