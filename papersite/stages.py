@@ -36,7 +36,8 @@ from .publish.exports import export_files, paper_records
 from .publish.feeds import BASE_URL_NOTE, feed_files, sitemap_files
 from .publish.search import bibtex_scripts, build_search_files
 from .render.jinja import Renderer, make_environment
-from .render.plan import Spec, plan_pages, site_chrome
+from .render.plan import plan_pages, site_chrome
+from .render.specs import Spec
 from .workers import Background, Standby, resolve_jobs
 
 

@@ -188,7 +188,7 @@ def test_a_build_leaves_what_it_made_to_a_caller_that_exits_without_freeing_it(p
     returns, and writes the same site as a build that frees them."""
     from papersite.enrich.listings import Site
     from papersite.incremental.cache import BuildCache
-    from papersite.render.plan import AuthorSpec, PageSpec, PaperSpec
+    from papersite.render.specs import AuthorSpec, PageSpec, PaperSpec
 
     build(options(proj))
     path = first_paper(proj)
@@ -214,7 +214,7 @@ def test_a_specs_version_changes_exactly_when_all_its_fields_do(proj):
 
     from papersite.digests import Fingerprints
     from papersite.incremental.reuse import page_key
-    from papersite.render.plan import Spec
+    from papersite.render.specs import Spec
 
     def planned() -> dict[str, Spec]:
         kept: list = []

@@ -171,7 +171,7 @@ def test_sitemaps_of_the_same_pages_are_not_made_again(monkeypatch):
     from papersite.model import SiteConfig
     from papersite.output import Deferred
     from papersite.publish import feeds
-    from papersite.render.plan import PageSpec
+    from papersite.render.specs import PageSpec
 
     monkeypatch.setattr(urls, "SITEMAP_URLS_PER_FILE", 2)
     config = SiteConfig(title="T", description="D", base_url=BASE)

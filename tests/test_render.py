@@ -20,7 +20,8 @@ from papersite.pipeline import build
 from papersite.render import fragments
 from papersite.render.jinja import Renderer, make_environment
 from papersite.render.pagination import Pagination
-from papersite.render.plan import Chrome, PageSpec
+from papersite.render.plan import Chrome
+from papersite.render.specs import PageSpec
 from papersite.stages import Built
 
 CHROME = Chrome(SiteConfig("A site", "About it."), 0, ())

@@ -340,7 +340,8 @@ def test_an_empty_papers_folder_is_a_message(tmp_path, cli):
 def test_two_pages_at_one_path_stop_the_build_naming_the_path():
     """The inputs keep every name apart (an alias from its slug, a tag from `index`); should a new
     kind of page ever share a path with another, the plan refuses rather than let one replace the other."""
-    from papersite.render.plan import PageSpec, check_one_page_a_path
+    from papersite.render.plan import check_one_page_a_path
+    from papersite.render.specs import PageSpec
 
     pages = [PageSpec("tags/index.html", "tags", "tags.html", "Topics", ""), PageSpec("papers/a.html", "paper", "paper.html", "A", ""),
              PageSpec("tags/index.html", "tag", "tag.html", "Index", "")]

@@ -25,7 +25,8 @@ from ..enrich.texts import render_texts
 from ..errors import Report, SiteError
 from ..inputs.papers import load_paper
 from ..model import Paper, Taxonomy
-from ..render.plan import PaperSpec, Spec, paper_spec
+from ..render.plan import paper_spec
+from ..render.specs import PaperSpec, Spec
 
 # What must be as the last build read it for the preview to be the page the build will make.
 PLACE_FIELDS = ("id", "slug", "venue", "year", "tags", "authors", "aliases", "added")

@@ -128,7 +128,7 @@ VERSIONED = b"v"
 
 
 def page_key(fingerprints: Fingerprints, shared: bytes, spec) -> bytes | None:
-    if spec.version:   # the digest of what the planner made the spec from (render/plan.py PageSpec)
+    if spec.version:   # the digest of what the planner made the spec from (render/specs.py PageSpec)
         return shared + VERSIONED + spec.version
     head = (spec.path, spec.kind, spec.template, spec.title, spec.description, spec.breadcrumbs, spec.indexable)
     try:

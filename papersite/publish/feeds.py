@@ -22,7 +22,7 @@ from ..digests import digest, fingerprint, text_digest
 from ..enrich.listings import Site
 from ..model import Paper, SiteConfig
 from ..output import Deferred, Made, file_digest, made_once
-from ..render.plan import Spec
+from ..render.specs import Spec
 from ..text.chars import XML_INVALID_RE
 
 ATOM_NS = "http://www.w3.org/2005/Atom"

@@ -15,7 +15,8 @@ from ..errors import Problem, SiteError
 from ..inputs import links
 from ..text.chars import is_safe_url
 from . import citation, fragments
-from .plan import Chrome, Spec
+from .plan import Chrome
+from .specs import Spec
 
 
 @dataclass(frozen=True)
