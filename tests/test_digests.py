@@ -106,6 +106,7 @@ def test_a_related_lists_version_changes_with_every_text_of_its_links():
     assert base and len(versions) == 1 + len(changed) + 3
     assert RelatedList(base) == RelatedList(base, row=3) != RelatedList(link_version(()))
 
+
 def test_an_author_index_letters_version_changes_with_every_field_of_its_entries():
     entries = (IndexEntry("ada-lovelace", "Lovelace, Ada", 2), IndexEntry("alan-turing", "Turing, Alan", 1))
     base = letter_version("l", entries)
