@@ -97,12 +97,6 @@ def author_path(slug: str) -> str:
     return f"authors/{slug}.html"
 
 
-def author_bibtex(slug: str) -> str:
-    """The BibTeX entries of an author's papers, linked from their page (an author of one paper links
-    that paper's Cite box instead: `paper_cite`)."""
-    return f"authors/{slug}.bib"
-
-
 def paper_cite(slug: str) -> str:
     """A paper page's Cite box, its BibTeX entry."""
     return f"papers/{slug}.html#cite"

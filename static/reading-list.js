@@ -25,6 +25,8 @@
 //       `authors` are only the first ones (a search result's), how many the paper has.
 //   .has(slug), .entries(), .add(entry), .remove(slug), .onChange(fn), .available
 //   .bibtex([{slug, title}], done(text, left)): those papers' BibTeX as the list's export gives it
+//   .saveFile(text, file, type): the text saved as a file
+// An author's page (of several papers) gets its "BibTeX" file from here too (setUpAuthorBibtex).
 // All DOM is built with createElement/textContent: titles and summaries are never parsed as HTML.
 (function () {
   "use strict";
@@ -535,15 +537,59 @@
     render(initial);
   }
 
+  // The text as a file the browser saves (from file:// too): a link to it, clicked.
+  function saveFile(text, file, type) {
+    var link = doc.createElement("a"), url = URL.createObjectURL(new Blob([text], { type: type + ";charset=utf-8" }));
+    link.href = url;
+    link.download = file;
+    doc.body.appendChild(link);
+    link.click();
+    doc.body.removeChild(link);
+    setTimeout(function () { URL.revokeObjectURL(url); }, 1000);
+  }
+
+  // --- an author's page (templates/author.html) ------------------------------------------------
+
+  // An author of several papers: "BibTeX" saves <slug>.bib, the build's entries of the papers the
+  // page lists, in its order (newest first), under the line papers.bib opens with.
+  function setUpAuthorBibtex() {
+    var link = doc.querySelector("a[data-bibtex-file]");
+    if (!link) return;
+    var note = null;
+    link.parentNode.hidden = false;
+    link.addEventListener("click", function (event) {
+      event.preventDefault();
+      if (link.getAttribute("aria-busy") === "true") return;
+      var list = Array.prototype.map.call(doc.querySelectorAll(".author-papers > li > a:first-child"), function (a) {
+        return { slug: decodeURIComponent(a.getAttribute("href").replace(/^.*\//, "").replace(/\.html$/, "")), title: a.textContent };
+      });
+      var brand = doc.querySelector(".site-header .brand"), name = doc.querySelector("h1");
+      var head = "% " + list.length + " papers from " + commentText((brand ? brand.textContent : "") + ", by " +
+                 (name ? name.textContent : "")) + ", one entry each, UTF-8.\n";
+      link.setAttribute("aria-busy", "true");
+      bibtexOf(list, function (text, left) {
+        link.removeAttribute("aria-busy");
+        if (left && !note) {
+          note = element("span", "author-bibtex-note");
+          note.setAttribute("role", "status");
+          link.parentNode.appendChild(note);
+        }
+        if (note) note.textContent = left ? " (" + left + " of " + list.length + " entries could not be loaded and are left as comments: press again to try again)" : "";
+        saveFile(head + "\n" + text, link.getAttribute("data-bibtex-file"), "application/x-bibtex");
+      });
+    });
+  }
+
   window.addEventListener("storage", function (event) {
     if (event.key === KEY || event.key === null) changed();
   });
 
   window.papersiteReadingList = {
     available: available, key: KEY, entries: entries, has: has, add: add, remove: remove,
-    onChange: onChange, toggleButton: toggleButton, markdown: markdown, bibtex: bibtexOf
+    onChange: onChange, toggleButton: toggleButton, markdown: markdown, bibtex: bibtexOf, saveFile: saveFile
   };
 
   setUpPageToggle();
   setUpListPage();
+  setUpAuthorBibtex();
 })();

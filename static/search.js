@@ -625,13 +625,7 @@
         if (latest.page !== ticket) return;   // another query meanwhile: its own list is shown
         showExport();
         if (left) exporter.note.textContent = " " + left + " of " + list.length + " entries could not be loaded and are left as comments: press again to try again.";
-        var link = el("a"), url = URL.createObjectURL(new Blob([text], { type: "application/x-bibtex;charset=utf-8" }));
-        link.href = url;
-        link.download = "search-results.bib";
-        document.body.appendChild(link);
-        link.click();
-        document.body.removeChild(link);
-        setTimeout(function () { URL.revokeObjectURL(url); }, 1000);
+        window.papersiteReadingList.saveFile(text, "search-results.bib", "application/x-bibtex");
       });
     }
 

@@ -7,6 +7,7 @@ import re
 import shutil
 from pathlib import Path
 
+import bibtexparser
 import pytest
 
 from conftest import axe_violations, build_args, make_project, paper_text
@@ -25,9 +26,10 @@ TEX_PAPERS = {
         title="'Quokka & co.: 50% faster #1 with ~tildes~, under_scores, {braces} and $\\alpha$ for Ünal'",
         authors="[Ünal Ørsted, Jean-Luc d'Arc]", tags="[optimization]", body="Quokka training at 50% of the cost & more.",
     ),
-    # More authors than a listing names: "et al." wherever the paper was saved from.
+    # More authors than a listing names: "et al." wherever the paper was saved from. Ünal Ørsted is
+    # an author of both: their page's BibTeX is made in the browser.
     "many-authors.md": paper_text(id="extra-0002", slug="many-authors", title="'Wombats in the wild'",
-                                  authors="[Ada One, Bo Two, Cy Three, Di Four, Ed Five]", tags="[optimization]",
+                                  authors="[Ada One, Bo Two, Cy Three, Di Four, Ünal Ørsted]", tags="[optimization]",
                                   body="Wombat burrows, surveyed at scale."),
 }
 
@@ -280,6 +282,45 @@ def test_search_results_export_as_bibtex(tex_site, page, tmp_path):
     page.wait_for_function("() => document.querySelector('#search-status').textContent.includes('No papers')")
     assert page.locator(".search-export:visible").count() == 0
     assert page.console_errors == ["Failed to load resource: net::ERR_FILE_NOT_FOUND"] and page.dialogs == []   # the part removed
+
+
+def author_slug(site: Path, name: str) -> str:
+    papers = json.loads((site / "papers.json").read_text(encoding="utf-8"))["papers"]
+    return next(slug for paper in papers for author, slug in zip(paper["authors"], paper["author_slugs"]) if author == name)
+
+
+def test_an_authors_bibtex_file_is_their_papers_entries_newest_first(tex_site, page, tmp_path):
+    """The page of an author of several papers saves <slug>.bib: papers.bib's entries of their
+    papers, newest first (in site order within a year), under a header naming them; a large
+    site's from those papers' parts alone."""
+    site = parted_copy(tex_site, tmp_path / "parted")
+    entries = papers_bib_entries(site)
+    data = json.loads((site / "papers.json").read_text(encoding="utf-8"))
+    slug = author_slug(site, "Ünal Ørsted")
+    theirs = sorted((paper for paper in data["papers"] if slug in paper["author_slugs"]), key=lambda paper: -paper["year"])
+    assert len(theirs) == 2
+    parts = read_js_global((site / urls.SEARCH_BIBTEX).read_text(encoding="utf-8"))["parts"]
+    part = dict(zip(entries, search.bibtex_parts_of(list(entries), parts)))
+    for built in (tex_site, site):
+        page.goto(url_of(built, f"authors/{slug}.html"))
+        link = page.get_by_role("link", name="BibTeX")
+        with page.expect_download() as info:
+            link.click()
+        assert info.value.suggested_filename == f"{slug}.bib"
+        text = Path(info.value.path()).read_bytes().decode("utf-8")
+        assert text == (f"% 2 papers from {data['site']['title']}, by Ünal Ørsted, one entry each, UTF-8.\n\n"
+                        + "\n".join(entries[paper["slug"]] for paper in theirs))
+        assert [entry.key for entry in bibtexparser.parse_string(text).entries] == [paper["bibtex_key"] for paper in theirs]
+    loaded = page.eval_on_selector_all('script[src*="assets/bibtex/"]', "els => els.map(e => e.getAttribute('src'))")
+    assert sorted(loaded) == sorted({"../" + urls.bibtex_part(part[paper["slug"]]) for paper in theirs})
+    clean(page)
+    # A part that cannot be loaded: the file says which entry, the page that it is left out.
+    (site / urls.bibtex_part(part[TEX_PAPER])).unlink()
+    page.reload()
+    with page.expect_download() as info:
+        page.get_by_role("link", name="BibTeX").click()
+    assert "its entry could not be loaded" in Path(info.value.path()).read_text(encoding="utf-8")
+    assert "1 of 2 entries could not be loaded" in page.inner_text(".page-header .stats")
 
 
 def test_saved_papers_link_their_authors_pages(tex_site, page):
@@ -561,6 +602,16 @@ def test_without_javascript_nothing_breaks(site, browser):
     assert not page.locator("#reading-list").is_visible()
     page.goto(url_of(site, "map.html"))
     assert page.locator(".topic-map-svg a").count() > 0 and page.locator(".legend-filter").count() == 0
+    context.close()
+
+
+def test_without_javascript_an_author_page_offers_no_bibtex_it_cannot_make(tex_site, browser):
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    page.goto(url_of(tex_site, f"authors/{author_slug(tex_site, 'Ünal Ørsted')}.html"))
+    assert page.inner_text(".page-header .stats") == "2 papers"
+    page.goto(url_of(tex_site, "authors/ada-one.html"))   # one paper: its Cite box
+    assert page.get_by_role("link", name="BibTeX").get_attribute("href") == "../papers/many-authors.html#cite"
     context.close()
 
 
