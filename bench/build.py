@@ -353,7 +353,7 @@ def output_kind(rel: str) -> str:
     if top == "papers":
         return "paper pages"
     if top == "authors":
-        return "author pages"   # with their BibTeX files and the author index
+        return "author pages"   # and the author index
     if top == "venues":
         return "venue pages"
     if top in ("browse", "tags") or rel == "index.html":
