@@ -4,7 +4,7 @@ state in and new state out. pipeline.py calls it once it knows some input change
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass
 from functools import partial
@@ -15,7 +15,7 @@ from threadpoolctl import threadpool_limits
 from . import urls
 from .enrich.bibtex import bibtex_keys
 from .enrich.listings import Site, list_site, paper_pages, with_authors
-from .enrich.people import identify_authors
+from .enrich.people import Person, identify_authors
 from .enrich.projection import fresh_layout, project_2d, tsne_ahead
 from .enrich.related import relate_papers
 from .enrich.terms import page_texts, weigh_terms
@@ -89,7 +89,7 @@ def run_all(options: BuildOptions, config: SiteConfig | None, report: Report, ca
             # edit waited for it. It judges the previous output's files by the survey (BuildCache.survey,
             # long done by now at that size), not by a stat each: 46,000 at 100,000 papers.
             cache.survey()
-            side = running.enter_context(Background(partial(publish_side_files, site, keys, staging,
+            side = running.enter_context(Background(partial(publish_side_files, site, authorship.people, keys, staging,
                                                             cache.output, cache.worker_path, cache.code, not options.clean), jobs))
         with clock("related papers"):
             # A text is named by the digest of the title and abstract it was made from (PaperText.version).
@@ -160,7 +160,7 @@ def check_lunr_js(options: BuildOptions, report: Report) -> None:
         report.error(options.lunr_js, None, "lunr.js is missing: run `npm ci` in the project first")
 
 
-def publish_side_files(site: Site, keys: dict[str, str], staging: Staging, previous: PreviousOutput,
+def publish_side_files(site: Site, people: Sequence[Person], keys: dict[str, str], staging: Staging, previous: PreviousOutput,
                        path: Path, code: bytes, read: bool) -> tuple[dict[str, bytes], set[str]]:
     """The search files, the exports and the feeds, written into `staging` by the worker that makes
     them, with a cache of its own that it reads and writes itself (the build process is spared
@@ -182,7 +182,7 @@ def publish_side_files(site: Site, keys: dict[str, str], staging: Staging, previ
                                                       "chunks": store.previous("search chunks"),
                                                       "shards": store.previous("search shards")}))
     file_memo = {}
-    for files, memo in export_files(site, records, keys, store.previous("exports")):
+    for files, memo in export_files(site, people, records, keys, store.previous("exports")):
         file_memo.update(placed.place(files, memo))
     part_memo = placed.place(*bibtex_scripts([page.paper.slug for page in site.papers], records.entries,
                                              changed=records.changed, previous=store.previous("bibtex")))

@@ -60,6 +60,14 @@ def exports_split(papers: int) -> bool:
     return papers >= EXPORTS_SPLIT_FROM
 
 
+def author_bibtex_files(papers: int) -> bool:
+    """Whether the build writes the BibTeX file of each author of several papers (`author_bibtex`):
+    below EXPORTS_SPLIT_FROM papers. From there on their page makes it in the browser, from the
+    reading list's entries (static/reading-list.js): at 100,000 papers the files were 79,398 and
+    203 MB, a fifth of the site's files."""
+    return not exports_split(papers)
+
+
 def proceedings_export(venue_slug: str, year: int, kind: str) -> str:
     """One proceedings' exports (`kind`: "bib" or "json"), when a collection's exports are split."""
     return f"exports/{venue_slug}-{year}.{kind}"
@@ -95,6 +103,12 @@ def tag_feed_path(slug: str) -> str:
 
 def author_path(slug: str) -> str:
     return f"authors/{slug}.html"
+
+
+def author_bibtex(slug: str) -> str:
+    """The BibTeX entries of an author's papers, linked from their page (an author of one paper links
+    that paper's Cite box instead: `paper_cite`)."""
+    return f"authors/{slug}.bib"
 
 
 def paper_cite(slug: str) -> str:

@@ -113,13 +113,11 @@ def test_author_pages_list_papers_by_year_with_coauthors_venues_and_topics(proj,
     assert '<a href="alan-turing.html">Alan Turing</a> (1)' in ada
     assert '<a href="../venues/neurips.html">NeurIPS</a> (2)' in ada
     assert "Reinforcement learning</a> (2)" in ada
-    # The BibTeX of several papers is made in the browser (tests/test_browser_*.py): no file, and no
-    # link until the script shows it.
-    assert '<span class="author-bibtex" hidden> · <a href="#" data-bibtex-file="ada-lovelace.bib">BibTeX</a></span>' in ada
-    assert "assets/reading-list.js" in ada and not list((proj / "site" / "authors").glob("*.bib"))
-    # An author of one paper has that paper's Cite box as their BibTeX.
+    assert '<a href="ada-lovelace.bib" download>' in ada and "reading-list.js" not in ada
+    assert (proj / "site" / "authors" / "ada-lovelace.bib").read_text().count("@") == 2
+    # An author of one paper has that paper's Cite box as their BibTeX, no file of their own.
     assert '<a href="../papers/paper-1.html#cite">BibTeX</a>' in read(proj, "authors/charles-babbage.html")
-    assert "reading-list.js" not in read(proj, "authors/charles-babbage.html")
+    assert not (proj / "site" / "authors" / "charles-babbage.bib").exists()
     # Nor counts of one: its paper's line links its venue and topics.
     babbage = read(proj, "authors/charles-babbage.html")
     assert '<small><a href="../venues/neurips.html">NeurIPS</a> · <a href="../tags/reinforcement-learning.html">' in babbage
@@ -134,6 +132,19 @@ def test_author_pages_list_papers_by_year_with_coauthors_venues_and_topics(proj,
     garcia = next(p for p in (proj / "site" / "authors").glob("jose-garcia-*.html"))
     assert "<h1>José García</h1>" in garcia.read_text(encoding="utf-8")
     assert check_site(proj / "site") == []
+
+
+def test_at_anthology_size_an_authors_bibtex_is_made_in_the_browser(proj, cli, monkeypatch):
+    """From urls.EXPORTS_SPLIT_FROM papers on the build writes no authors/<slug>.bib (79,398 files
+    at 100,000 papers): the page's link, hidden until reading-list.js shows it, makes the file
+    (tests/test_reading_browser.py)."""
+    monkeypatch.setattr(urls, "EXPORTS_SPLIT_FROM", 1)
+    assert cli(*build_args(proj)).code == 0
+    ada = read(proj, "authors/ada-lovelace.html")
+    assert '<span class="author-bibtex" hidden> · <a href="#" data-bibtex-file="ada-lovelace.bib">BibTeX</a></span>' in ada
+    assert "assets/reading-list.js" in ada and not list((proj / "site" / "authors").glob("*.bib"))
+    babbage = read(proj, "authors/charles-babbage.html")
+    assert '<a href="../papers/paper-1.html#cite">BibTeX</a>' in babbage and "reading-list.js" not in babbage
 
 
 def test_author_index_has_letter_pages_sorted_by_family_name(proj, cli):

@@ -54,6 +54,19 @@ def tex_site(tmp_path_factory) -> Path:
     return root / "site"
 
 
+@pytest.fixture(scope="module")
+def anthology_site(tmp_path_factory) -> Path:
+    """tex_site's papers laid out as an anthology's (urls.EXPORTS_SPLIT_FROM papers and more): its
+    exports are per proceedings and its authors' BibTeX files are made in the browser."""
+    from papersite.cli import main
+
+    root = make_project(tmp_path_factory.mktemp("reading-anthology") / "shipped", TEX_PAPERS, copy_papers=True)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(urls, "EXPORTS_SPLIT_FROM", 1)
+        assert main(build_args(root)) == 0
+    return root / "site"
+
+
 def url_of(site: Path, path: str) -> str:
     return (site / path).as_uri()
 
@@ -203,10 +216,11 @@ def test_bibtex_export_is_the_builds_own_entries(tex_site, page):
     clean(page)
 
 
-def parted_copy(site: Path, target: Path) -> Path:
-    """A copy of `site` whose BibTeX entries are in parts of two, as a large site's are."""
+def parted_copy(site: Path, target: Path, entries: dict[str, str] | None = None) -> Path:
+    """A copy of `site` whose BibTeX entries (by default its papers.bib's) are in parts of two, as
+    a large site's are."""
     shutil.copytree(site, target)
-    entries = papers_bib_entries(site)
+    entries = entries or papers_bib_entries(site)
     for rel, text in search.bibtex_scripts(list(entries), list(entries.values()), per_part=2)[0].items():
         (target / rel).parent.mkdir(parents=True, exist_ok=True)
         (target / rel).write_text(text, encoding="utf-8")
@@ -289,19 +303,19 @@ def author_slug(site: Path, name: str) -> str:
     return next(slug for paper in papers for author, slug in zip(paper["authors"], paper["author_slugs"]) if author == name)
 
 
-def test_an_authors_bibtex_file_is_their_papers_entries_newest_first(tex_site, page, tmp_path):
-    """The page of an author of several papers saves <slug>.bib: papers.bib's entries of their
-    papers, newest first (in site order within a year), under a header naming them; a large
-    site's from those papers' parts alone."""
-    site = parted_copy(tex_site, tmp_path / "parted")
-    entries = papers_bib_entries(site)
-    data = json.loads((site / "papers.json").read_text(encoding="utf-8"))
-    slug = author_slug(site, "Ünal Ørsted")
+def test_an_anthologys_author_bibtex_file_is_their_papers_entries_newest_first(tex_site, anthology_site, page, tmp_path):
+    """At anthology size the page of an author of several papers saves <slug>.bib: the entries
+    papers.bib has of their papers (tex_site's, the same papers in one file), newest first (in site
+    order within a year), under a header naming them; from a site of parts, loading only theirs."""
+    entries = papers_bib_entries(tex_site)
+    data = json.loads((tex_site / "papers.json").read_text(encoding="utf-8"))
+    site = parted_copy(anthology_site, tmp_path / "parted", entries)
+    slug = author_slug(tex_site, "Ünal Ørsted")
     theirs = sorted((paper for paper in data["papers"] if slug in paper["author_slugs"]), key=lambda paper: -paper["year"])
     assert len(theirs) == 2
     parts = read_js_global((site / urls.SEARCH_BIBTEX).read_text(encoding="utf-8"))["parts"]
     part = dict(zip(entries, search.bibtex_parts_of(list(entries), parts)))
-    for built in (tex_site, site):
+    for built in (anthology_site, site):
         page.goto(url_of(built, f"authors/{slug}.html"))
         link = page.get_by_role("link", name="BibTeX")
         with page.expect_download() as info:
@@ -605,12 +619,15 @@ def test_without_javascript_nothing_breaks(site, browser):
     context.close()
 
 
-def test_without_javascript_an_author_page_offers_no_bibtex_it_cannot_make(tex_site, browser):
+def test_without_javascript_an_author_page_offers_no_bibtex_it_cannot_make(tex_site, anthology_site, browser):
     context = browser.new_context(java_script_enabled=False)
     page = context.new_page()
-    page.goto(url_of(tex_site, f"authors/{author_slug(tex_site, 'Ünal Ørsted')}.html"))
+    slug = author_slug(tex_site, "Ünal Ørsted")
+    page.goto(url_of(anthology_site, f"authors/{slug}.html"))
     assert page.inner_text(".page-header .stats") == "2 papers"
-    page.goto(url_of(tex_site, "authors/ada-one.html"))   # one paper: its Cite box
+    page.goto(url_of(tex_site, f"authors/{slug}.html"))   # a smaller site's file is there
+    assert page.get_by_role("link", name="BibTeX").get_attribute("href") == f"{slug}.bib"
+    page.goto(url_of(anthology_site, "authors/ada-one.html"))   # one paper: its Cite box
     assert page.get_by_role("link", name="BibTeX").get_attribute("href") == "../papers/many-authors.html#cite"
     context.close()
 

@@ -1,6 +1,6 @@
-"""The papers as data for other tools: papers.json (every field, one paper a line) and papers.bib
-(every entry). An author's BibTeX file is made in the browser, from the reading list's parts of
-papers.bib (static/reading-list.js)."""
+"""The papers as data for other tools: papers.json (every field, one paper a line), papers.bib (every entry)
+and, below `urls.EXPORTS_SPLIT_FROM` papers, each author's BibTeX file (from there on it is made in
+the browser: static/reading-list.js)."""
 
 from __future__ import annotations
 
@@ -10,9 +10,11 @@ from dataclasses import dataclass
 from functools import partial
 
 from .. import urls
-from ..digests import Fingerprints, digest, fingerprint
+from ..digests import Fingerprints, digest, fingerprint, leaf
+from ..enrich.authors import papers_by_year
 from ..enrich.bibtex import bibtex_entry, bibtex_file
 from ..enrich.listings import PaperPage, Site
+from ..enrich.people import Person
 from ..model import Paper, SiteConfig
 from ..output import Deferred, Made, made_once
 
@@ -29,6 +31,8 @@ EXPORTS_INDEX_FORMAT = "papersite-exports/1"
 RecordMemo = dict[bytes, tuple[str, bytes | None]]
 # Files made only when what they are made from changed, by path: (the digest of that, the file's digest).
 FileMemo = dict[str, Made]
+# The authors' BibTeX files made before they are placed (`export_files`): ~2.5 MB at 100,000 papers.
+FILES_AT_ONCE = 1000
 
 
 @dataclass(frozen=True)
@@ -78,13 +82,14 @@ def record_values(page: PaperPage, names: Mapping[str, str]) -> tuple[tuple[str,
     return tuple(names.get(t, t) for t in page.paper.tags), tuple(credit.slug for credit in page.credits)
 
 
-def export_files(site: Site, records: Records, keys: Mapping[str, str],
+def export_files(site: Site, people: Sequence[Person], records: Records, keys: Mapping[str, str],
                  previous: FileMemo | None = None) -> Iterator[tuple[dict[str, bytes | Deferred], FileMemo]]:
     """papers.bib and papers.json, from each paper's entry and line (`paper_records`); from
-    `urls.EXPORTS_SPLIT_FROM` papers on, the same files per proceedings, with an index. In batches,
+    `urls.EXPORTS_SPLIT_FROM` papers on, the same files per proceedings, with an index. Before them,
+    each author's BibTeX file, when the build writes them (`urls.author_bibtex_files`). In batches,
     each with its part of the memo for the next build, for the caller to place before the next is
-    made: at 100,000 papers every proceedings' exports held at once were 237 MB of the worker that makes them
-    (bench/README.md).
+    made: at 100,000 papers the exports and the authors' files held at once were 440 MB of the
+    worker that makes them (bench/README.md).
 
     A proceedings' files are Deferred when the `previous` build made them from the same papers'
     records and the same site title and topics: an edit makes its paper's proceedings' files and
@@ -92,6 +97,8 @@ def export_files(site: Site, records: Records, keys: Mapping[str, str],
     previous = previous or {}
     entries = records.entries
     position = {page.paper.slug: i for i, page in enumerate(site.papers)}
+    if urls.author_bibtex_files(len(site.papers)):
+        yield from author_bibtex_files(site, people, records, position, previous)
     if not urls.exports_split(len(site.papers)):
         yield {urls.BIBTEX: bibtex_file(site.config.title, entries), urls.EXPORT_JSON: papers_json(site, site.papers, records.lines)}, {}
         return
@@ -123,6 +130,46 @@ def proceedings_json(site: Site, papers: Sequence[PaperPage], keys: Mapping[str,
 def paper_line(page: PaperPage, key: str, names: Mapping[str, str], base_url: str | None) -> bytes:
     """A paper's papers.json line (`paper_json`), with its authors' page slugs."""
     return paper_json(page.paper, record_values(page, names)[1], page.words, key, base_url)
+
+
+def author_bibtex_files(site: Site, people: Sequence[Person], records: Records, position: Mapping[str, int],
+                        previous: FileMemo) -> Iterator[tuple[dict[str, bytes | Deferred], FileMemo]]:
+    """The papers of each author of several as BibTeX (authors/<slug>.bib), newest first as their page
+    lists them: the entries papers.bib has. Most authors have one paper, whose page's Cite box is their
+    BibTeX: a file each would be three files in four (templates/author.html). Made from the people
+    (enrich/people.py), not their pages' data: the worker making the exports starts before those.
+
+    A file is Deferred when the `previous` build made it from the same site title and name and the
+    papers at the same places in the same site order (their slugs and years, which order the file),
+    and none of those papers' entries changed: an edit makes the files of its paper's authors, not
+    every author's (79,398 at 100,000 papers). What a file is made from is kept as those values and
+    compared as they are: ordering and digesting each author's papers took 1.5 s of every edit at
+    that size, in the worker an edit waits for. In batches of FILES_AT_ONCE files (`export_files`)."""
+    files: dict[str, bytes | Deferred] = {}
+    memo: FileMemo = {}
+    title = site.config.title
+    touched = {credit.slug for page in site.papers if page.paper.slug in records.changed for credit in page.credits}
+    papers = [page.paper for page in site.papers]
+    order = leaf(tuple((paper.slug, paper.year) for paper in papers))
+    for person in people:
+        if len(person.papers) < 2:
+            continue
+        path = urls.author_bibtex(person.slug)
+        make = partial(author_bibtex_file, title, person, papers, records.entries, position)
+        files[path], made = made_once(make, (title, person.name, order, person.papers), previous.get(path),
+                                      person.slug not in touched)
+        memo[path] = made
+        if len(files) == FILES_AT_ONCE:
+            yield files, memo
+            files, memo = {}, {}
+    if files:
+        yield files, memo
+
+
+def author_bibtex_file(site_title: str, person: Person, papers: Sequence, entries: Sequence[str],
+                       position: Mapping[str, int]) -> bytes:
+    found = [paper for _, some in papers_by_year(person, papers) for paper in some]
+    return bibtex_file(f"{site_title}, by {person.name}", [entries[position[paper.slug]] for paper in found])
 
 
 def papers_json(site: Site, papers: Sequence, lines: Sequence[bytes]) -> bytes:
