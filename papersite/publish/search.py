@@ -45,9 +45,12 @@ INDEX_GLOBAL = "PAPERSITE_INDEX"
 STORE_GLOBAL = "PAPERSITE_STORE"
 BIBTEX_GLOBAL = "PAPERSITE_BIBTEX"
 BIBTEX_PARTS_GLOBAL = "PAPERSITE_BIBTEX_PARTS"
-# About this many BibTeX entries a part (~100 KB, ~20 KB gzip): exporting a reading list of a
-# 100,000-paper site loads its papers' parts, not 51 MB of entries.
-BIBTEX_PER_PART = 200
+# About this many BibTeX entries a part (~14 KB, ~3.5 KB gzip at 100,000 papers): exporting a
+# reading list of a 100,000-paper site loads its papers' parts, not 51 MB of entries, and an
+# author's BibTeX there (templates/author.html) loads one part for nearly each of their papers:
+# 186 papers, 180 parts and 0.6 MB gzip; with parts of 200 entries, 158 parts and 3.4 MB
+# (bench/README.md).
+BIBTEX_PER_PART = 25
 # From this many papers the index is sharded. One index and store of 1,000 papers are about
 # 240 KB gzip, the most the first query of a large site loads (bench/README.md, "Search").
 SHARD_FROM = 1000
