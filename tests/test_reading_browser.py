@@ -27,7 +27,7 @@ TEX_PAPERS = {
         authors="[Ünal Ørsted, Jean-Luc d'Arc]", tags="[optimization]", body="Quokka training at 50% of the cost & more.",
     ),
     # More authors than a listing names: "et al." wherever the paper was saved from. Ünal Ørsted is
-    # an author of both: their page's BibTeX is made in the browser.
+    # an author of both: on an anthology's site (anthology_site) their BibTeX is made in the browser.
     "many-authors.md": paper_text(id="extra-0002", slug="many-authors", title="'Wombats in the wild'",
                                   authors="[Ada One, Bo Two, Cy Three, Di Four, Ünal Ørsted]", tags="[optimization]",
                                   body="Wombat burrows, surveyed at scale."),
