@@ -566,9 +566,13 @@
       var brand = doc.querySelector(".site-header .brand"), name = doc.querySelector("h1");
       var head = "% " + list.length + " papers from " + commentText((brand ? brand.textContent : "") + ", by " +
                  (name ? name.textContent : "")) + ", one entry each, UTF-8.\n";
+      // An anthology's prolific author's papers are in a hundred parts or more: say it is coming.
+      var label = link.textContent;
       link.setAttribute("aria-busy", "true");
+      link.textContent = "Loading BibTeX\u2026";
       bibtexOf(list, function (text, left) {
         link.removeAttribute("aria-busy");
+        link.textContent = label;
         if (left && !note) {
           note = element("span", "author-bibtex-note");
           note.setAttribute("role", "status");

@@ -325,6 +325,7 @@ def test_an_anthologys_author_bibtex_file_is_their_papers_entries_newest_first(t
         assert text == (f"% 2 papers from {data['site']['title']}, by Ünal Ørsted, one entry each, UTF-8.\n\n"
                         + "\n".join(entries[paper["slug"]] for paper in theirs))
         assert [entry.key for entry in bibtexparser.parse_string(text).entries] == [paper["bibtex_key"] for paper in theirs]
+        assert link.inner_text() == "BibTeX" and link.get_attribute("aria-busy") is None   # not "Loading BibTeX…" now
     loaded = page.eval_on_selector_all('script[src*="assets/bibtex/"]', "els => els.map(e => e.getAttribute('src'))")
     assert sorted(loaded) == sorted({"../" + urls.bibtex_part(part[paper["slug"]]) for paper in theirs})
     clean(page)
