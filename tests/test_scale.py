@@ -22,6 +22,7 @@ import pytest
 import yaml
 
 from conftest import REPO, build_args, make_project
+from support.imported import front_matters
 from papersite.inputs.papers import load_content, split_front_matter
 from papersite.errors import Report
 from papersite.inputs.files import read_text
@@ -112,12 +113,7 @@ def test_every_written_page_parses_again(imported):
 def test_libyaml_and_python_yaml_agree_on_every_page_and_fixture(imported):
     """yamlsrc reads with libyaml first: it must accept and build exactly what PyYAML does."""
     root, _, _ = imported
-    texts = []
-    for path in sorted((root / "content" / "papers").glob("*.md")) + sorted((REPO / "tests" / "fixtures").rglob("*.md")):
-        try:
-            texts.append(split_front_matter(read_text(path), str(path))[0])
-        except Exception:
-            continue
+    texts = front_matters(root / "content" / "papers")
     texts += [p.read_text(encoding="utf-8", errors="replace") for p in (REPO / "tests" / "fixtures").rglob("*.yml")]
     texts += ["a: 1\n\tb: 2\n", "title: 'unclosed\n", "k: [1, 2\n", "a: 1\na: 2\n", "x: \"\\x7f\"\n", ""]
     assert FastLoader is not None

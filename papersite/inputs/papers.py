@@ -273,17 +273,19 @@ def validate_links(doc: Located, report: Report) -> Links:
         report.error(doc.path, doc.key_line("links"),
                      f"'links' must be a mapping like {{doi: 10.5555/12345678, pdf: https://...}}, got {describe(value)}")
         return ()
-    node = doc.value_node("links")
+    def line(kind: object) -> int:
+        # Looked up only for a message: a page read without YAML has its lines found then (yamlsrc.Located.node).
+        return doc.key_line(str(kind), doc.value_node("links"))
+
     found = {}
     for kind, link in value.items():
-        line = doc.key_line(str(kind), node)
         if kind not in LINK_KINDS:
-            report.error(doc.path, line, unknown_key_message(kind, LINK_KINDS, "links"))
+            report.error(doc.path, line(kind), unknown_key_message(kind, LINK_KINDS, "links"))
         elif not isinstance(link, str):
             # An unquoted arXiv id reads as a number (2401.10 is 2401.1): the hint says what keeps it whole.
-            report.error(doc.path, line, f"'links.{kind}' must be text, got {describe(link)} (put it in quotes)")
+            report.error(doc.path, line(kind), f"'links.{kind}' must be text, got {describe(link)} (put it in quotes)")
         elif (problem := link_problem(kind, link.strip())) is not None:
-            report.error(doc.path, line, f"'links.{kind}' {problem}")
+            report.error(doc.path, line(kind), f"'links.{kind}' {problem}")
         else:
             found[kind] = link.strip()
     return tuple((kind, found[kind]) for kind in LINK_KINDS if kind in found)

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import difflib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 
 import yaml
 
 from ..errors import Problem, SiteError
+from .plainyaml import read_simple
 
 
 @dataclass(frozen=True)
@@ -15,9 +17,15 @@ class Located:
     """A parsed YAML document plus its node tree, for looking up where things are."""
 
     value: object
-    node: yaml.Node | None
     path: str
     first_line: int   # file line of the document's first line
+    text: str = field(repr=False)
+    parsed: yaml.Node | None = field(default=None, repr=False)   # the tree, when the text was parsed with YAML
+
+    @cached_property
+    def node(self) -> yaml.Node | None:
+        """The node tree: a text read without YAML (plainyaml.py) is parsed when a message needs a line."""
+        return self.parsed if self.parsed is not None else load_document(FastLoader or SlowLoader, self.text)[0]
 
     def line_of(self, node: yaml.Node | None) -> int:
         return self.first_line + (node.start_mark.line if node is not None else 0)
@@ -43,10 +51,14 @@ class Located:
 def parse_yaml(text: str, path: str, first_line: int = 1) -> Located:
     """Parse one YAML document; syntax errors and duplicate keys become SiteError at their line.
 
-    libyaml (several times faster, which matters at conference scale) reads the text first; anything it
-    rejects is read again by the pure-Python loader, whose messages and lines are the ones
-    reported (tests/test_scale.py checks that both agree on every shipped and fixture file).
+    A page's front matter as `import` writes it is read without a YAML parser (plainyaml.py), to
+    the same value. libyaml (several times faster, which matters at conference scale) reads any
+    other text first; anything it rejects is read again by the pure-Python loader, whose messages
+    and lines are the ones reported (tests/test_scale.py checks that both agree on every shipped
+    and fixture file).
     """
+    if (simple := read_simple(text)) is not None:
+        return Located(simple, path, first_line, text)
     node, value, duplicates = None, None, []
     if FastLoader is not None:
         try:
@@ -60,7 +72,7 @@ def parse_yaml(text: str, path: str, first_line: int = 1) -> Located:
             raise SiteError.at(path, first_line + error_line(exc, text), f"YAML syntax error: {describe_error(exc)}") from None
         except RecursionError:
             raise SiteError.at(path, first_line, TOO_DEEP) from None
-    located = Located(value, node, path, first_line)
+    located = Located(value, path, first_line, text, node)
     if duplicates:
         raise SiteError([Problem(path, located.line_of(key), f"duplicate key '{key.value}'") for key in duplicates])
     return located

@@ -6,9 +6,12 @@ from pathlib import Path
 
 import yaml
 
+from papersite.errors import SiteError
+from papersite.inputs.files import read_text
 from papersite.inputs.papers import split_front_matter
 
 SOURCES = Path(__file__).resolve().parent.parent / "fixtures" / "sources"
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 
 
 def read_page(path: Path) -> tuple[dict, str]:
@@ -23,3 +26,15 @@ def pages_by_title(content: Path) -> dict[str, dict]:
         front, body = read_page(path)
         pages[front["title"]] = {**front, "body": body, "path": path}
     return pages
+
+
+def front_matters(papers: Path) -> list[str]:
+    """The front matter of every page in `papers` and of every page fixture, broken ones included,
+    but those with no front matter to split off."""
+    texts = []
+    for path in sorted(papers.glob("*.md")) + sorted(FIXTURES.rglob("*.md")):
+        try:
+            texts.append(split_front_matter(read_text(path), str(path))[0])
+        except (SiteError, UnicodeDecodeError):
+            continue
+    return texts
