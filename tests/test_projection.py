@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from conftest import REPO
 
-from papersite.enrich import projection
+from papersite.enrich import projection, tsne
 from papersite.enrich.terms import weigh_terms
 from support.texts import GRAPHS, PROTEINS, corpus
 
@@ -198,3 +198,20 @@ def test_a_first_build_is_told_to_lay_out_afresh_from_the_page_count_alone():
     assert not projection.tsne_ahead(state, lambda: pytest.fail("counted although a layout is kept"))
     assert projection.tsne_ahead(None, lambda: projection.TSNE_MIN)
     assert not projection.tsne_ahead(None, lambda: projection.TSNE_MIN - 1)
+
+
+def test_a_rows_nearest_columns_are_its_largest_values_ties_by_column():
+    """tsne.top_k sorts only the values at or above a bound; it must give what sorting whole rows gives."""
+    rng = np.random.default_rng(1)
+    for trial in range(200):
+        rows, n = int(rng.integers(1, 30)), int(rng.integers(1, 250))
+        k = int(rng.integers(0, n + 1))
+        block = [rng.standard_normal((rows, n)), rng.integers(0, 3, (rows, n)).astype(float),   # ties everywhere
+                 np.round(rng.random((rows, n)), 1), np.zeros((rows, n))][trial % 4]
+        block = block.astype(np.float32 if trial % 2 else np.float64)
+        if trial % 5 == 0:
+            block[np.arange(rows), np.arange(rows) % n] = -np.inf   # a row's own column, as nearest() skips it
+        order = np.lexsort((np.broadcast_to(np.arange(n), block.shape), -block), axis=1)[:, :k]
+        cols, scores = tsne.top_k(block, k)
+        assert cols.shape == (rows, k) and scores.dtype == block.dtype
+        assert (cols == order).all() and (scores == np.take_along_axis(block, order, axis=1)).all(), (rows, n, k)

@@ -33,6 +33,7 @@ EXAGGERATION = 12
 SEED = 0
 PLACE_K = 10                # a placed paper sits at the median point of this many nearest papers
 CHUNK = 1024                # query rows per similarity block: 1024 × 6000 floats at most at a time
+GROUPS_PER_K = 8            # top_k bounds a row's k-th largest value by the maxima of this many groups per k
 DECIMALS = 4
 # From this many papers on, each axis is stretched so the central 98% of papers fill 94% of the
 # map: a few outlying abstracts would otherwise squeeze everyone else into the middle. Outliers
@@ -98,11 +99,27 @@ def nearest(queries: np.ndarray, base: np.ndarray, k: int, skip_diagonal: bool =
 
 def top_k(block: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
     """Per row of a similarity block, the columns of its `k` largest values (largest first, ties by
-    column) and those values."""
-    top = np.argpartition(-block, k - 1, axis=1)[:, :k]
-    scores = np.take_along_axis(block, top, axis=1)
-    order = np.lexsort((top, -scores), axis=1)
-    return np.take_along_axis(top, order, axis=1), np.take_along_axis(scores, order, axis=1)
+    column) and those values.
+
+    Only the values at or above a bound are sorted: the k-th largest of the maxima of at least k
+    column groups, which k of the row's values reach (one per group). A handful of values a row
+    pass it. Partitioning every row whole was most of the map's layout at 100,000 papers
+    (bench/README.md)."""
+    rows, n = block.shape
+    if k <= 0 or not rows:
+        return np.zeros((rows, 0), dtype=np.int64), np.zeros((rows, 0), dtype=block.dtype)
+    size = max(1, n // max(k, min(n, GROUPS_PER_K * k)))
+    whole = n // size * size
+    maxima = block[:, :whole].reshape(rows, -1, size).max(axis=2)
+    if whole < n:
+        maxima = np.concatenate([maxima, block[:, whole:].max(axis=1, keepdims=True)], axis=1)
+    bound = np.partition(maxima, maxima.shape[1] - k, axis=1)[:, maxima.shape[1] - k]
+    at, cols = np.nonzero(block >= bound[:, None])
+    scores = block[at, cols]
+    order = np.lexsort((cols, -scores, at))
+    first = np.searchsorted(at[order], np.arange(rows))
+    taken = order[first[:, None] + np.arange(k)]
+    return cols[taken], scores[taken]
 
 
 def import_tsne() -> None:
