@@ -15,7 +15,7 @@ from threadpoolctl import threadpool_limits
 from . import urls
 from .enrich.bibtex import bibtex_keys
 from .enrich.listings import Site, list_site, paper_pages, with_authors
-from .enrich.people import Person, identify_authors
+from .enrich.people import Person, start_identifying
 from .enrich.projection import fresh_layout, project_2d, tsne_ahead
 from .enrich.related import relate_papers
 from .enrich.terms import page_texts, weigh_terms
@@ -73,13 +73,20 @@ def run_all(options: BuildOptions, config: SiteConfig | None, report: Report, ca
             papers, taxonomy, new["papers"] = load_content(options.content, report, cache.file_digests, cache.previous("papers"),
                                                              jobs, cache.learn_digest)
             people = load_people(options.content, papers, report)
-            authorship, new["authors"] = identify_authors(papers, people, report, cache.previous("authors"), jobs)
+            # A collection's authors read afresh are read in a worker while the abstracts are converted.
+            identifying = running.enter_context(start_identifying(papers, people, report, cache.previous("authors"), jobs))
         check_lunr_js(options, report)
+        if report.errors:
+            identifying.result(report)   # its problems too: every error is reported at once
         report.raise_errors()
         env = make_environment(options.templates, cache.templates_dir, read_bytecode=not options.clean)
         progress.stage(f"preparing {len(papers)} papers")
         with clock("markdown and math"):
-            texts, new["texts"] = render_texts(papers, report, jobs, cache.previous("texts"), progress.tick, config.math_macros)
+            texts, new["texts"] = render_texts(papers, report, jobs, cache.previous("texts"), progress.tick, config.math_macros,
+                                               alongside=identifying.worker)
+        with clock("content"):
+            authorship, new["authors"] = identifying.result(report)
+        report.raise_errors()
         with clock("listings and author pages"):
             site = list_site(config, taxonomy, paper_pages(papers, texts, authorship.credits))
             keys = bibtex_keys(papers)

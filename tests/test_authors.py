@@ -12,6 +12,7 @@ import pytest
 
 from conftest import build_args, make_project, paper_text
 from papersite import urls
+from papersite.enrich import people
 from papersite.enrich.bibtex import author_list
 from papersite.inputs.names import index_letter, index_name, name_key, name_slug, shown_name
 from support.linkcheck import check_site
@@ -263,3 +264,35 @@ def test_coauthor_names_with_json_syntax_are_shown_as_written(tmp_path, cli):
         tally = re.search(r'<h2>Co-authors.*?</h2>\n<p class="tally">(.*?)</p>', page, re.S).group(1)
         listed = [html.unescape(re.sub(r"<[^>]+>", "", item)) for item in re.findall(r"<a .*?</a> \(\d+\)", tally)]
         assert sorted(listed) == sorted(f"{shown[other]} (2)" for other in slugs if other != slug)
+
+
+def site_files(site) -> dict[str, bytes]:
+    return {str(p.relative_to(site)): p.read_bytes() for p in sorted(site.rglob("*")) if p.is_file()}
+
+
+def test_authors_read_in_a_worker_make_the_same_site(tmp_path, cli, monkeypatch):
+    """From people.APART_FROM papers on, a build reading every author afresh does it in a worker
+    while the abstracts are converted (stages.py)."""
+    here = make_project(tmp_path / "here", PAPERS)
+    assert cli(*build_args(here), "--jobs", "2").code == 0
+    monkeypatch.setattr(people, "APART_FROM", 1)
+    apart = make_project(tmp_path / "apart", PAPERS)
+    assert cli(*build_args(apart), "--jobs", "2").code == 0
+    assert site_files(apart / "site") == site_files(here / "site")
+
+
+def test_authors_read_in_a_worker_report_their_errors_with_the_pages(proj, cli, monkeypatch):
+    """Every error at once: an authors.yml read in a worker, and a page read by the build."""
+    monkeypatch.setattr(people, "APART_FROM", 1)
+    (proj / "content" / "authors.yml").write_text("authors:\n  - name: Charles Babbage\n    slug: ada-lovelace\n", encoding="utf-8")
+    (proj / "content" / "papers" / "5.md").write_text("---\nid: p-0005\nslug: paper-5\nvenue: V\nyear: 2025\n---\nText.\n",
+                                                       encoding="utf-8")
+    result = cli(*build_args(proj), "--jobs", "2")
+    assert result.code == 1 and "Traceback" not in result.err
+    assert "5.md:2: missing required field 'title'" in result.err
+    assert ("authors.yml:3: the author page authors/ada-lovelace.html is already Ada Lovelace's: "
+            "give Charles Babbage another 'slug'") in result.err
+    # Without the page's error, the worker's own is reported after the abstracts are converted.
+    (proj / "content" / "papers" / "5.md").unlink()
+    result = cli(*build_args(proj), "--jobs", "2")
+    assert result.code == 1 and "is already Ada Lovelace's" in result.err and "Traceback" not in result.err

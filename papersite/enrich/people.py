@@ -13,6 +13,7 @@ from __future__ import annotations
 import pickle
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 
 from .. import workers
 from ..digests import fingerprint
@@ -62,14 +63,13 @@ NameMemo = dict[str, tuple[str, str, str, tuple, str, str]]
 
 
 def identify_authors(papers: Sequence[Paper], entries: Sequence[PersonEntry], report: Report,
-                     previous: dict | None = None, jobs: int = 1) -> tuple[Authorship, dict]:
+                     previous: dict | None = None, jobs: int = 1, version: bytes | None = None) -> tuple[Authorship, dict]:
     """The people behind every paper's author names (`papers` in site order), and this stage's state
     for the next build (`previous`: the last build's). When no paper's id or authors and nothing of
     authors.yml changed (an edit to an abstract), the last build's people are this build's. A
-    slug two people would share is an error, reported at the authors.yml line that can fix it."""
-    # What it is made from is kept as its digest: at 100,000 papers the ids and author lists
-    # themselves were 100,000 tuples and 476,000 strings to unpickle with the cache at every edit.
-    version = fingerprint((tuple((paper.id, paper.authors) for paper in papers), tuple(entries)))
+    slug two people would share is an error, reported at the authors.yml line that can fix it.
+    `version`: authors_version's, when the caller has taken it."""
+    version = version or authors_version(papers, entries)
     if previous and previous.get("version") == version:
         return previous["authorship"], previous
     memo = pickle.loads(previous["names"]) if previous else None
@@ -77,6 +77,59 @@ def identify_authors(papers: Sequence[Paper], entries: Sequence[PersonEntry], re
     # The spellings read are kept pickled: only a build whose authors changed reads them, and an
     # anthology's 160,000 are a third of a second to unpickle with the cache on every edit.
     return authorship, {"version": version, "authorship": authorship, "names": pickle.dumps(names, protocol=5)}
+
+
+def authors_version(papers: Sequence[Paper], entries: Sequence[PersonEntry]) -> bytes:
+    """What the people are made from, as its digest: at 100,000 papers the ids and author lists
+    themselves were 100,000 tuples and 476,000 strings to unpickle with the cache at every edit."""
+    return fingerprint((tuple((paper.id, paper.authors) for paper in papers), tuple(entries)))
+
+
+# From this many papers on, a build that reads every author name afresh does it in a worker beside
+# the abstracts' conversion: at 100,000 papers it was 7 s of the build process's time with the
+# other core idle (bench/README.md).
+APART_FROM = 5_000
+
+
+@dataclass
+class Identifying:
+    """identify_authors' result, made at once (`done`) or by `worker` while the build goes on."""
+
+    done: tuple[Authorship, dict] | None
+    worker: workers.Background | None = None
+
+    def result(self, report: Report) -> tuple[Authorship, dict]:
+        """The people and the state; the worker's problems go into `report`."""
+        if self.done is None:
+            authorship, state, problems = self.worker.result()
+            report.errors.extend(problems.errors)
+            report.warnings.extend(problems.warnings)
+            self.done = authorship, state
+        return self.done
+
+    def __enter__(self) -> "Identifying":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.worker is not None:
+            self.worker.cancel()
+
+
+def start_identifying(papers: Sequence[Paper], entries: Sequence[PersonEntry], report: Report,
+                      previous: dict | None = None, jobs: int = 1) -> Identifying:
+    """identify_authors, in a worker (`Identifying.worker`) when it has a large collection's names
+    to read, else at once."""
+    version = authors_version(papers, entries)
+    if jobs <= 1 or len(papers) < APART_FROM or (previous and previous.get("version") == version):
+        return Identifying(identify_authors(papers, entries, report, previous, jobs, version))
+    return Identifying(None, workers.Background(partial(identify_apart, papers, entries, previous, version), jobs))
+
+
+def identify_apart(papers: Sequence[Paper], entries: Sequence[PersonEntry], previous: dict | None,
+                   version: bytes) -> tuple[Authorship, dict, Report]:
+    """identify_authors in a worker, its problems sent back with its result."""
+    problems = Report()
+    return (*identify_authors(papers, entries, problems, previous, 1, version), problems)
 
 
 def identify(papers: Sequence[Paper], entries: Sequence[PersonEntry], report: Report,
