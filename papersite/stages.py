@@ -73,7 +73,9 @@ def run_all(options: BuildOptions, config: SiteConfig | None, report: Report, ca
             papers, taxonomy, new["papers"] = load_content(options.content, report, cache.file_digests, cache.previous("papers"),
                                                              jobs, cache.learn_digest)
             people = load_people(options.content, papers, report)
-            # A collection's authors read afresh are read in a worker while the abstracts are converted.
+            # A collection's authors read afresh are read in a worker while the abstracts are converted
+            # on workers of their own (converted in this process meanwhile, their leftovers kept it
+            # 150-250 MB larger to the end at 100,000 papers: bench/README.md).
             identifying = running.enter_context(start_identifying(papers, people, report, cache.previous("authors"), jobs))
         check_lunr_js(options, report)
         if report.errors:
@@ -82,8 +84,7 @@ def run_all(options: BuildOptions, config: SiteConfig | None, report: Report, ca
         env = make_environment(options.templates, cache.templates_dir, read_bytecode=not options.clean)
         progress.stage(f"preparing {len(papers)} papers")
         with clock("markdown and math"):
-            texts, new["texts"] = render_texts(papers, report, jobs, cache.previous("texts"), progress.tick, config.math_macros,
-                                               alongside=identifying.worker)
+            texts, new["texts"] = render_texts(papers, report, jobs, cache.previous("texts"), progress.tick, config.math_macros)
         with clock("content"):
             authorship, new["authors"] = identifying.result(report)
         report.raise_errors()

@@ -68,12 +68,10 @@ TextMemo = dict[bytes, Converted]
 
 
 def render_texts(papers: list[Paper], report: Report, jobs: int = 1, previous: TextMemo | None = None,
-                 on_progress: Callable[[int], None] | None = None, macros: Macros = (),
-                 alongside: workers.Background | None = None) -> tuple[list[PaperText], TextMemo]:
+                 on_progress: Callable[[int], None] | None = None, macros: Macros = ()) -> tuple[list[PaperText], TextMemo]:
     """Every paper's texts, in order, and the memo for the next build: papers whose title and
     abstract the `previous` build converted (with the same `macros`, the site's own) are taken
-    from it, the rest are converted on `jobs` workers (this process among them while the job
-    `alongside` works: workers.ordered_map). Warnings are reported in paper order either way."""
+    from it, the rest are converted on `jobs` workers. Warnings are reported in paper order either way."""
     previous = previous or {}
     keys = [paper.text_version or text_digest(paper.title, paper.body) for paper in papers]
     if macros:   # a text is named by what it was made from: its title and abstract, and the macros
@@ -82,7 +80,7 @@ def render_texts(papers: list[Paper], report: Report, jobs: int = 1, previous: T
     todo = [i for i, key in enumerate(keys) if key not in previous]
     convert = partial(convert_text, macros=macro_table(macros)) if macros else convert_text
     fresh = dict(zip(todo, workers.ordered_map(convert, [papers[i] for i in todo], jobs,
-                                               setup=MarkdownRenderer, on_progress=on_progress, alongside=alongside)))
+                                               setup=MarkdownRenderer, on_progress=on_progress)))
     memo: TextMemo = {}
     texts = []
     for i, (paper, key) in enumerate(zip(papers, keys)):
