@@ -803,8 +803,11 @@
     group.soft = group.exact.some(function (s) { return isCommon(source, s); });
     group.forms = (stop ? [] : [word + FORM_MARK]).filter(function (form) { return tellsApart(source, form, group.exact); });
     if (last && codePoints(word) >= MIN_PREFIX) {
+      // The word as typed begins them; its stem too when the index has no term for the word. A stem
+      // that is a term already stands for the word's endings, and as a prefix it begins words the
+      // reader is not typing ("generation" is "gener": "generalist", "generalized"; search_query.py).
       var found = Object.create(null);
-      unique([word].concat(wordStems)).forEach(function (start) {
+      unique(group.exact.length ? [word] : [word].concat(wordStems)).forEach(function (start) {
         source.termsWithPrefix(start).forEach(function (t) { if (!isForm(t)) found[t] = true; });
       });
       group.prefix = choose(source, found, termSet(group.exact));

@@ -814,3 +814,14 @@ def test_an_edit_makes_only_its_papers_bibtex_part():
     # A part whose papers are no longer the same is made again, whatever `changed` says.
     fewer, _ = search.bibtex_scripts(slugs[1:], entries[1:], per_part=4, previous=memo)
     assert not isinstance(fewer[urls.bibtex_part(search.bibtex_parts_of(["paper-0"], 16)[0])], Deferred)
+
+
+def test_a_word_being_typed_finds_the_words_it_begins_not_all_its_stem_begins(index):
+    """"generation" is the term "gener", which stands for its endings already; as a prefix "gener"
+    would also begin words one typing "generation" does not mean."""
+    source = oracle.IndexSource(index)
+    assert any(not t.startswith("generation") for t in source.terms_with_prefix("gener") if t != "gener")
+    group = search_query.plan_query(source, "generation")[0]
+    assert group.exact == ["gener"] and all(t.startswith("generation") for t in group.prefix)
+    # A word with no term of its own finds the terms it begins.
+    assert "diffus" in search_query.plan_query(source, "diffu")[0].prefix

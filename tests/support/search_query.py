@@ -14,8 +14,9 @@ The rules (search-core.js has the same comment):
    "loraplus"), which the index has for every hyphenated compound (lunr_index.token_words); when
    the index has no such term, its words are used one by one.
 2. Each word becomes a group of index terms: its stem if the index has it; when it is the last
-   word and still being typed (no space after it), the terms it begins (the word and its stem
-   as prefixes), shortest first, at most MAX_EXPANSIONS and EXPANSION_BUDGET postings in all;
+   word and still being typed (no space after it), the terms it begins (the word as typed, and
+   its stem when the index has no term for the word: a stem that is a term stands for the
+   word's endings already, and "gener", the stem of "generation", begins "generalist"), shortest first, at most MAX_EXPANSIONS and EXPANSION_BUDGET postings in all;
    when it has neither, the terms one edit away (a letter dropped, added, changed or two
    swapped, after its first FUZZY_KEEP letters; compared with the index terms and, stemmed, with
    the word's own one-edit variants: "provong" finds "proving"), chosen the same way. Stop words
@@ -212,7 +213,7 @@ def word_group(source, word: str, last: bool) -> Group | None:
     group.forms = [form for form in ([] if stop else [word + FORM_MARK]) if tells_apart(source, form, group.exact)]
     if last and len(word) >= MIN_PREFIX:
         found = set()
-        for start in dict.fromkeys([word, *stems]):
+        for start in dict.fromkeys([word] if group.exact else [word, *stems]):
             found.update(t for t in source.terms_with_prefix(start) if not is_form(t))
         group.prefix = choose(source, found, group.exact)
     if not group.exact and not group.prefix and not stop and len(word) >= MIN_FUZZY and not re.search("[0-9]", word):
