@@ -273,8 +273,10 @@ def validate_links(doc: Located, report: Report) -> Links:
         report.error(doc.path, doc.key_line("links"),
                      f"'links' must be a mapping like {{doi: 10.5555/12345678, pdf: https://...}}, got {describe(value)}")
         return ()
+
     def line(kind: object) -> int:
-        # Looked up only for a message: a page read without YAML has its lines found then (yamlsrc.Located.node).
+        # Asked for only with a message: the node of every page's `links: {}`, asked for at once,
+        # parsed again with YAML each page read without it (yamlsrc.Located.node).
         return doc.key_line(str(kind), doc.value_node("links"))
 
     found = {}

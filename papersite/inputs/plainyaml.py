@@ -38,7 +38,7 @@ QUOTED_RE = re.compile(f"'((?:[^'{NOT_PRINTABLE}]|'')*)'\\Z")
 STR_TAG = "tag:yaml.org,2002:str"
 INT_TAG = "tag:yaml.org,2002:int"
 TIMESTAMP_TAG = "tag:yaml.org,2002:timestamp"
-RESOLVER = yaml.resolver.Resolver()
+RESOLVER = yaml.resolver.Resolver()   # only its resolve() is used, which reads the class's implicit resolvers
 
 
 def read_simple(text: str) -> dict | None:
