@@ -100,6 +100,11 @@ def real_corpus(tmp_path_factory) -> Path:
     return root
 
 
+def snapshot(directory: Path) -> dict[str, bytes]:
+    """Every file under `directory`, by its relative path: two sites compared file for file."""
+    return {str(p.relative_to(directory)): p.read_bytes() for p in sorted(directory.rglob("*")) if p.is_file()}
+
+
 def paper_text(**fields) -> str:
     """A valid page, with fields overridden (a value of None removes the field)."""
     base = {

@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from conftest import build_args, make_project, paper_text
+from conftest import build_args, make_project, paper_text, snapshot
 from papersite import urls
 from papersite.enrich import people
 from papersite.enrich.bibtex import author_list
@@ -266,10 +266,6 @@ def test_coauthor_names_with_json_syntax_are_shown_as_written(tmp_path, cli):
         assert sorted(listed) == sorted(f"{shown[other]} (2)" for other in slugs if other != slug)
 
 
-def site_files(site) -> dict[str, bytes]:
-    return {str(p.relative_to(site)): p.read_bytes() for p in sorted(site.rglob("*")) if p.is_file()}
-
-
 def test_authors_read_in_a_worker_make_the_same_site(tmp_path, cli, monkeypatch):
     """From people.APART_FROM papers on, a build reading every author afresh does it in a worker
     while the abstracts are converted (stages.py)."""
@@ -278,7 +274,7 @@ def test_authors_read_in_a_worker_make_the_same_site(tmp_path, cli, monkeypatch)
     monkeypatch.setattr(people, "APART_FROM", 1)
     apart = make_project(tmp_path / "apart", PAPERS)
     assert cli(*build_args(apart), "--jobs", "2").code == 0
-    assert site_files(apart / "site") == site_files(here / "site")
+    assert snapshot(apart / "site") == snapshot(here / "site")
 
 
 def test_authors_read_in_a_worker_report_their_errors_with_the_pages(proj, cli, monkeypatch):

@@ -7,7 +7,7 @@ from html.parser import HTMLParser
 
 import pytest
 
-from conftest import REPO, build_args
+from conftest import REPO, build_args, snapshot
 from support.linkcheck import check_site
 
 
@@ -142,5 +142,4 @@ def test_builds_are_byte_identical(site, tmp_path):
 
     root = make_project(tmp_path / "again", copy_papers=True)
     assert main(build_args(root)) == 0
-    files = lambda d: {str(p.relative_to(d)): p.read_bytes() for p in sorted(d.rglob("*")) if p.is_file()}
-    assert files(root / "site") == files(site)
+    assert snapshot(root / "site") == snapshot(site)

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO, build_args, make_project, paper_text
+from conftest import REPO, build_args, make_project, paper_text, snapshot
 from papersite import stages, urls, workers
 from support.maps import without_map_points
 from papersite.cli import main
@@ -74,10 +74,6 @@ def options(root: Path, out: Path | None = None, **extra) -> BuildOptions:
                         templates=root / "templates", static=root / "static", jobs=extra.pop("jobs", 1), **extra)
 
 
-def tree(out: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(out)): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}
-
-
 def assert_same_as_clean(root: Path, tmp_path: Path):
     """The incremental output equals a clean build of the same inputs, file for file, apart from
     where the topic map places papers: a clean build lays the map out afresh, an incremental one
@@ -85,7 +81,7 @@ def assert_same_as_clean(root: Path, tmp_path: Path):
     else: the same papers, links, titles, marks and legend."""
     clean = tmp_path / "clean"
     build(options(root, clean / "site", clean=True, cache_dir=clean / "cache"))
-    ours, theirs = tree(root / "site"), tree(clean / "site")
+    ours, theirs = snapshot(root / "site"), snapshot(clean / "site")
     assert sorted(ours) == sorted(theirs)
     different = [path for path in ours if without_map_points(ours[path]) != without_map_points(theirs[path])]
     assert not different, different[:5]
@@ -693,12 +689,12 @@ def test_parallel_and_serial_builds_are_byte_identical(proj, tmp_path, monkeypat
     # each; search and exports on one, the map's fresh layout on one.
     assert len(forked) == 12
     assert serial.warnings == para.warnings
-    assert tree(tmp_path / "serial" / "site") == tree(tmp_path / "parallel" / "site")
+    assert snapshot(tmp_path / "serial" / "site") == snapshot(tmp_path / "parallel" / "site")
     # And an incremental parallel build after an edit agrees with a serial clean one.
     edit(first_paper(proj), "\n---\n", "\n---\nParallel edit.\n\n")
     build(options(proj, tmp_path / "parallel" / "site", jobs=2, cache_dir=tmp_path / "c2"))
     build(options(proj, tmp_path / "serial" / "site", jobs=1, clean=True, cache_dir=tmp_path / "c1"))
-    serial, parallel = tree(tmp_path / "serial" / "site"), tree(tmp_path / "parallel" / "site")
+    serial, parallel = snapshot(tmp_path / "serial" / "site"), snapshot(tmp_path / "parallel" / "site")
     assert sorted(serial) == sorted(parallel)
     assert all(without_map_points(serial[path]) == without_map_points(parallel[path]) for path in serial)
 

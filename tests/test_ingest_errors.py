@@ -5,11 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import make_project, paper_text
-
-
-def snapshot(directory):
-    return {str(p.relative_to(directory)): p.read_bytes() for p in sorted(directory.rglob("*")) if p.is_file()}
+from conftest import make_project, paper_text, snapshot
 
 
 GOOD = '{"title": "Fine", "abstract": "We study reinforcement learning in small worlds.", "venue": "NeurIPS", "year": 2025}'

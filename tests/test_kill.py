@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO, build_args, make_project, paper_text
+from conftest import REPO, build_args, make_project, paper_text, snapshot
 from papersite import output, urls
 from support.linkcheck import check_site
 from support.maps import without_points
@@ -27,10 +27,6 @@ from support.maps import without_points
 PAGES = 300
 WORDS = ("reinforcement learning policy gradient regret bandit diffusion model transformer attention graph "
          "kernel convex bound sample complexity robust adversarial").split()
-
-
-def snapshot(directory: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(directory)): p.read_bytes() for p in sorted(directory.rglob("*")) if p.is_file()}
 
 
 def generated_pages(count: int, edition: str) -> dict[str, str]:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO, build_args, make_project, paper_text
+from conftest import REPO, build_args, make_project, paper_text, snapshot
 from papersite.digests import text_digest
 from papersite.inputs.papers import count_paper_files, load_content, split_front_matter
 from papersite.errors import Report, SiteError
@@ -18,10 +18,6 @@ from papersite.text.markdown import MarkdownRenderer
 
 INVALID = Path(__file__).parent / "fixtures" / "invalid"
 CASES = sorted(p.name for p in INVALID.iterdir() if (p / "expected.txt").is_file())
-
-
-def snapshot(directory: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(directory)): p.read_bytes() for p in sorted(directory.rglob("*")) if p.is_file()}
 
 
 @pytest.mark.parametrize("case", CASES)

@@ -10,8 +10,8 @@ from papersite.errors import SiteError
 from papersite.inputs.files import read_text
 from papersite.inputs.papers import split_front_matter
 
-SOURCES = Path(__file__).resolve().parent.parent / "fixtures" / "sources"
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+SOURCES = FIXTURES / "sources"
 
 
 def read_page(path: Path) -> tuple[dict, str]:

@@ -16,7 +16,8 @@ The rules (search-core.js has the same comment):
 2. Each word becomes a group of index terms: its stem if the index has it; when it is the last
    word and still being typed (no space after it), the terms it begins (the word as typed, and
    its stem when the index has no term for the word: a stem that is a term stands for the
-   word's endings already, and "gener", the stem of "generation", begins "generalist"), shortest first, at most MAX_EXPANSIONS and EXPANSION_BUDGET postings in all;
+   word's endings already, and "gener", the stem of "generation", begins "generalist"),
+   shortest first, at most MAX_EXPANSIONS and EXPANSION_BUDGET postings in all;
    when it has neither, the terms one edit away (a letter dropped, added, changed or two
    swapped, after its first FUZZY_KEEP letters; compared with the index terms and, stemmed, with
    the word's own one-edit variants: "provong" finds "proving"), chosen the same way. Stop words
