@@ -7,7 +7,9 @@ import re
 import shutil
 
 import jinja2
+import markupsafe
 import pytest
+from markupsafe import Markup
 
 from conftest import REPO, make_project, paper_text
 from papersite import urls
@@ -18,7 +20,8 @@ from papersite.model import SiteConfig, Tag
 from papersite.options import BuildOptions
 from papersite.pipeline import build
 from papersite.render import fragments
-from papersite.render.jinja import Renderer, make_environment
+from papersite.render.escaping import escape_output
+from papersite.render.jinja import FragmentCache, Renderer, make_environment
 from papersite.render.pagination import Pagination
 from papersite.render.plan import Chrome
 from papersite.render.specs import PageSpec
@@ -66,6 +69,38 @@ def test_functions_asking_for_the_context_still_get_it():
     env.globals["shout"] = str.upper
     assert env.from_string("{{ title_of('!') }} {{ shout(title) }} {{ urls.paper_path(title) }}").render(title="x") == \
         "x! X papers/x.html"
+
+
+ESCAPED_VALUES = ["", "plain", '<script>alert("x")</script>', "O'Brien & <b>", "é ∑ 😀 <", 42, 1.5, None, ("a", "<b>"),
+                  Markup("<em>safe</em>"), Markup("&amp;")]
+
+
+class HTMLish:
+    def __html__(self) -> str:
+        return "<i>its own</i>"
+
+
+@pytest.mark.parametrize("value", ESCAPED_VALUES + [HTMLish(), type("Text", (str,), {})("<sub>")])
+def test_a_value_written_out_is_escaped_as_markupsafe_escapes_it(value):
+    assert escape_output(value) == str(markupsafe.escape(value))
+    assert type(escape_output(value)) in (str, Markup)
+
+
+def test_templates_write_values_out_escaped_once_whatever_holds_them():
+    """Every template the environment makes writes its values with escape_output, and Jinja calls
+    it only where a value is written out: in the page, in a block set aside, in a macro and in a
+    call block, each value is escaped once and safe text not at all."""
+    env = make_environment(REPO / "templates")
+    env.globals["cached"] = FragmentCache()
+    template = env.from_string(
+        "{{ v }}|{{ s }}|{% set kept %}{{ v }}{% endset %}{{ kept }}|{% macro m(x) %}[{{ x }}]{% endmacro %}{{ m(v) }}"
+        "|{% call cached('k') %}{{ v }}{% endcall %}|{{ v ~ s }}|{{ [v]|join(',') }}|{{ v|upper }}|{{ s|safe }}")
+    assert template.root_render_func.__globals__["escape"] is escape_output
+    assert env.get_template("paper.html").root_render_func.__globals__["escape"] is escape_output
+    hostile, safe = '<b>"&\'', Markup("<em>ok</em>")
+    e = "&lt;b&gt;&#34;&amp;&#39;"
+    assert template.render(v=hostile, s=safe) == \
+        f"{e}|<em>ok</em>|{e}|[{e}]|{e}|{e}<em>ok</em>|{e}|&lt;B&gt;&#34;&amp;&#39;|<em>ok</em>"
 
 
 def shown_numbers(number: int, count: int) -> list[int | None]:

@@ -13,18 +13,19 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
-from markupsafe import Markup, escape
+from markupsafe import Markup
 
 from .. import urls
 from ..enrich.authors import AuthorPaper, Tally
 from ..enrich.people import Credit
 from ..model import Tag
+from .escaping import escape_output as escape
 
 
 def credit_links(credits: Sequence[Credit], url: Callable[[str], str], limit: int | None = None) -> Markup:
     """Author names, each a link to the author's page; with `limit`, that many and then "et al."."""
     shown = credits[:limit] if limit else credits
-    parts = [f'<a href="{escape(url(urls.author_path(c.slug)))}">{escape(c.name)}</a>' if c.slug else str(escape(c.name))
+    parts = [f'<a href="{escape(url(urls.author_path(c.slug)))}">{escape(c.name)}</a>' if c.slug else escape(c.name)
              for c in shown]
     more = " et al." if limit and len(credits) > limit else ""
     return Markup(", ".join(parts) + more)
@@ -71,6 +72,6 @@ def author_paper_items(papers: Iterable[AuthorPaper], url: Callable[[str], str],
             about = f'<a href="{escape(url(urls.venue_path(p.venue_slug)))}">{escape(p.venue)}</a>' + "".join(
                 f' · <a href="{escape(url(urls.tag_path(t)))}">{escape(tags[t].name)}</a>' for t in p.tags)
         else:
-            about = str(escape(p.venue)) + "".join(f" · {escape(tags[t].name)}" for t in p.tags)
+            about = escape(p.venue) + "".join(f" · {escape(tags[t].name)}" for t in p.tags)
         items.append(f'<li><a href="{escape(url(urls.paper_path(p.slug)))}">{p.title_html}</a><small>{about}</small></li>\n')
     return Markup("".join(items))

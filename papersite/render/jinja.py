@@ -15,6 +15,7 @@ from ..errors import Problem, SiteError
 from ..inputs import links
 from ..text.chars import is_safe_url
 from . import citation, fragments
+from .escaping import escape_output
 from .plan import Chrome
 from .specs import Spec
 
@@ -91,6 +92,19 @@ class DirectCalls(jinja2.runtime.Context):
         return super().call(__obj, *args, **kwargs)
 
 
+class Template(jinja2.Template):
+    """A compiled template that writes each value out with `escape_output`. Jinja's compiled code
+    calls the name `escape` only where autoescape writes a value out (jinja2.compiler,
+    `_output_child_pre`): into the page, or into a block's text that is then marked safe whole.
+    tests/test_render.py checks that the name is bound so and that values are still escaped."""
+
+    @classmethod
+    def from_code(cls, environment, code, globals, uptodate=None):
+        template = super().from_code(environment, code, globals, uptodate)
+        template.root_render_func.__globals__["escape"] = escape_output
+        return template
+
+
 class QuietBytecodeCache(jinja2.FileSystemBytecodeCache):
     """Compiled templates kept between builds; one that cannot be written (a full disk) costs the
     next build a compile, never this build. Without `read` (--clean) they are compiled anew and
@@ -133,6 +147,7 @@ def make_environment(templates_dir: Path, bytecode_dir: Path | None = None, read
         keep_trailing_newline=True,
         auto_reload=False,  # one environment per build: no need to stat every template for every page
     )
+    env.template_class = Template   # values written out without a Markup each (escaping.py)
     env.context_class = DirectCalls   # a page's dozens of calls, without Jinja's checks (bench/README.md)
     # Compact JSON (JSON-LD): every paper page carries some.
     env.policies["json.dumps_kwargs"] = {"sort_keys": True, "separators": (",", ":")}
