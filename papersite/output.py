@@ -134,9 +134,16 @@ def write_error(out: Path, exc: OSError) -> SiteError:
 
 
 def write_file(path: str, data: bytes) -> None:
-    """Every byte of the site goes through here (tests inject a full disk into it)."""
-    with open(path, "wb") as f:
-        f.write(data)
+    """Every byte of the site goes through here (tests inject a full disk into it). With os.open,
+    not open(): no buffered file object and its checks around a single write, 5 us less a file,
+    of 330,000 at 100,000 papers (bench/README.md)."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o666)
+    try:
+        written = os.write(fd, data)
+        while written < len(data):   # a write may be cut short (a signal, a nearly full disk)
+            written += os.write(fd, memoryview(data)[written:])
+    finally:
+        os.close(fd)
 
 
 def temp_siblings(out: Path) -> list[Path]:

@@ -213,6 +213,6 @@ def write_page(render: Callable, staging: Staging, shared: bytes | None, fingerp
                spec) -> tuple[bytes, bytes | None]:
     """One page rendered and written (in a worker): the digest of its bytes, and its key when
     `shared` asks for it."""
-    html = render(spec)
-    staging.write(spec.path, html)
-    return file_digest(html), page_key(fingerprints, shared, spec) if shared is not None else None
+    data = render(spec).encode("utf-8")   # once, for the file and its digest
+    staging.write(spec.path, data)
+    return file_digest(data), page_key(fingerprints, shared, spec) if shared is not None else None

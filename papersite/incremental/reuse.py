@@ -84,6 +84,8 @@ def place_files(staging: Staging, previous: PreviousOutput, files: Mapping[str, 
     only now."""
     digests, unchanged = {}, set()
     for name, data in files.items():
+        if isinstance(data, str):
+            data = data.encode("utf-8")   # once, for the file and its digest
         digests[name] = data.digest if isinstance(data, Deferred) else file_digest(data)
         if previous.on_disk(name) != digests[name]:
             staging.write(name, data.make() if isinstance(data, Deferred) else data)
