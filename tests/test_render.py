@@ -196,6 +196,15 @@ def test_an_authors_counts_are_links_with_their_numbers_and_names_escaped():
         '<a href="../tags/rl.html">&lt;RL&gt; &amp; co</a> (2)')
 
 
+def test_a_papers_topics_are_chips_linking_their_pages_with_names_escaped():
+    tags = {"rl": Tag("rl", "<RL> & co", ""), "nlp": Tag("nlp", "Language", "")}
+    assert fragments.tag_chips(("rl", "nlp"), urls.Links().from_page("papers/x.html"), tags) == (
+        '<ul class="tag-chips" aria-label="Tags">\n<li><a class="chip" href="../tags/rl.html">&lt;RL&gt; &amp; co</a></li>'
+        '<li><a class="chip" href="../tags/nlp.html">Language</a></li></ul>\n')
+    assert 'href="tags/nlp.html"' in fragments.tag_chips(("nlp",), urls.Links().from_page("index.html"), tags)
+    assert fragments.tag_chips((), urls.Links().from_page("index.html"), tags) == ""
+
+
 def test_an_authors_paper_lines_link_the_title_and_on_a_one_paper_page_its_venue_and_topics():
     url = urls.Links().from_page("authors/me.html")
     tags = {"rl": Tag("rl", "<RL> & co", ""), "ot": Tag("ot", "Transport", "")}

@@ -1,5 +1,5 @@
-"""The lists a site repeats most, made in Python for the templates: a paper's byline, and an author's
-papers, co-authors, venues and topics. A Jinja loop spends ~5 us on each item (calls, escapes,
+"""The lists a site repeats most, made in Python for the templates: a paper's byline and topics, and an
+author's papers, co-authors, venues and topics. A Jinja loop spends ~5 us on each item (calls, escapes,
 loop bookkeeping), and an anthology of 100,000 papers lists millions of them: 2.2 million
 co-authors and 320,000 paper lines on the pages of its 43,000 authors of three papers or more,
 which were most of its rendering time, and three names on each of the 50 cards of its 10,000
@@ -47,6 +47,16 @@ def paper_byline(credits: Sequence[Credit], url: Callable[[str], str]) -> Markup
     return (Markup('<p class="paper-authors">') + credit_links(credits[:BYLINE_SHOWN], url)
             + Markup(f',&nbsp;…</p>\n<details class="more-authors"><summary>{len(rest)} more authors</summary>'
                      '<p class="paper-authors">') + credit_links(rest, url) + Markup("</p></details>"))
+
+
+def tag_chips(slugs: Sequence[str], url: Callable[[str], str], tags: Mapping[str, Tag]) -> Markup:
+    """A paper's topics as chips, each a link to its topic's page (on its page and on each card of a
+    listing: an include, with the context Jinja makes for it, cost more than the chips themselves)."""
+    if not slugs:
+        return Markup("")
+    chips = "".join(f'<li><a class="chip" href="{escape(url(urls.tag_path(slug)))}">{escape(tags[slug].name)}</a></li>'
+                    for slug in slugs)
+    return Markup(f'<ul class="tag-chips" aria-label="Tags">\n{chips}</ul>\n')
 
 
 def tally_links(tally: Iterable[Tally], path_of: Callable[[str], str], url: Callable[[str], str], counted: bool = True,
