@@ -171,6 +171,47 @@ def test_token_words(token, words):
     assert lunr_index.token_words(token) == words
 
 
+@pytest.mark.parametrize("text, parts", [
+    ("HyperGAN and LightGBM", ["Hyper", "GAN", "Light", "GBM"]),
+    ("GANLoss, xLSTM and ResNet50v2", ["GAN", "Loss", "LSTM", "Res", "Net"]),
+    ("GANs, LLMs and LoRA", []),                  # a plural, an acronym and a short part give none
+    ("é HyperGAN∑ naïveBayes", ["Hyper", "GAN", "Bayes"]),   # a non-ASCII letter ends a word
+    ("", []),
+])
+def test_camel_parts(text, parts):
+    assert lunr_index.camel_parts(text) == parts
+
+
+def camel_parts_by_scan(text: str) -> list[str]:
+    """camel_parts as a regular expression finds a word's turns and the word around each."""
+    out, end = [], -1
+    for turn in re.finditer("[a-z](?=[A-Z])|[A-Z](?=[A-Z][a-z])", text):
+        if turn.start() < end:
+            continue
+        start, end = turn.start(), turn.start() + 1
+        while start > 0 and re.fullmatch("[A-Za-z0-9]", text[start - 1]):
+            start -= 1
+        while end < len(text) and re.fullmatch("[A-Za-z0-9]", text[end]):
+            end += 1
+        parts = [part for part in lunr_index.CAMEL_PART_RE.findall(text[start:end]) if len(part) >= lunr_index.MIN_CAMEL_PART]
+        if parts and parts != [text[start:end]]:
+            out += parts
+    return out
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(alphabet="aAbZq09 -_.é∑ïGANsLMx\n😀", max_size=60))
+def test_camel_parts_are_the_parts_of_each_word_that_turns(text):
+    assert lunr_index.camel_parts(text) == camel_parts_by_scan(text)
+
+
+def test_camel_parts_of_the_real_abstracts_are_those_a_scan_finds():
+    records = [json.loads(line) for line in (REPO / "tests/fixtures/ml-sample.jsonl").read_text(encoding="utf-8").splitlines()]
+    texts = [text for record in records for text in (record["title"], record["abstract"])]
+    assert sum(bool(lunr_index.camel_parts(text)) for text in texts) >= 5
+    assert [lunr_index.camel_parts(text) for text in texts] == [camel_parts_by_scan(text) for text in texts]
+
+
 def test_query_units_join_hyphens_carets_and_underscores():
     assert search_query.query_units("off-policy D^α x_i LoRA+ C++ plain") == [
         (["off", "policy"], ["offpolicy"]), (["d", "α"], ["dα"]), (["x", "i"], ["xi"]),
