@@ -141,13 +141,17 @@ def protect_capitals(title: str, maths: Sequence[str] = ()) -> str:
     return " ".join(out)
 
 
+# A name with the word "and" in it (in any case), which BibTeX would split there.
+AND_WORD_RE = re.compile(r"\band\b", re.IGNORECASE)
+
+
 def author_list(authors: Iterable[str]) -> str:
     """`A and B and C`, each name in the form BibTeX reads right (inputs/names.py `bibtex_name`); a
     name that itself contains ` and ` is braced so it stays one name."""
     names = []
     for name in authors:
         escaped = escape_text(bibtex_name(name))
-        names.append("{" + escaped + "}" if re.search(r"\band\b", escaped, re.IGNORECASE) else escaped)
+        names.append("{" + escaped + "}" if AND_WORD_RE.search(escaped) else escaped)
     return " and ".join(names)
 
 
