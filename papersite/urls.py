@@ -148,9 +148,24 @@ def asset_path(name: str) -> str:
 
 def relative_url(from_path: str, to_path: str) -> str:
     """The relative link from one output page to another (or to `to_path#anchor`)."""
+    return link_from(posixpath.dirname(from_path) or ".", from_path, to_path)
+
+
+def link_from(start: str, from_path: str, to_path: str) -> str:
+    """`relative_url` from the page `from_path`, whose directory is `start`. A file's name is joined
+    to the link between the two directories, made once for each pair: a site links hundreds of
+    thousands of pages, in a few dozen directories (bench/README.md). A name that is also one of
+    `start`'s directories could shorten the link, and takes the general route."""
     target, _, anchor = to_path.partition("#")
-    start = posixpath.dirname(from_path) or "."
-    rel = _relpath(target, start) if target else posixpath.basename(from_path)
+    if not target:
+        rel = posixpath.basename(from_path)
+    else:
+        directory, _, name = target.rpartition("/")
+        if name and name != "." and name != ".." and f"/{name}/" not in f"/{start}/":
+            up = _relpath(directory or ".", start)
+            rel = name if up == "." else f"{up}/{name}"
+        else:
+            rel = _relpath(target, start)
     return f"{rel}#{anchor}" if anchor else rel
 
 
@@ -163,12 +178,13 @@ class Links:
 
     def from_page(self, from_path: str):
         """`relative_url` bound to the page at `from_path`."""
-        cache = self.by_directory.setdefault(posixpath.dirname(from_path) or ".", {})
+        start = posixpath.dirname(from_path) or "."
+        cache = self.by_directory.setdefault(start, {})
 
         def url(to_path: str) -> str:
             found = cache.get(to_path)
             if found is None:
-                found = relative_url(from_path, to_path)
+                found = link_from(start, from_path, to_path)
                 if to_path.partition("#")[0]:  # "" and "#anchor" point into the page itself, so depend on its name
                     cache[to_path] = found
             return found

@@ -3,12 +3,15 @@ the lists of links made in Python (render/fragments.py)."""
 
 from __future__ import annotations
 
+import posixpath
 import re
 import shutil
 
 import jinja2
 import markupsafe
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 from markupsafe import Markup
 
 from conftest import REPO, make_project, paper_text
@@ -61,6 +64,32 @@ def test_links_from_a_directory_are_those_of_its_pages_and_point_to_no_page_in_p
         assert from_directory(target) == from_page(target)
     assert (from_directory(""), from_directory("#main")) == ("", "#main")
     assert urls.Links().from_directory("")(urls.SEARCH) == "search.html"
+
+
+def link_by_relpath(from_path: str, to_path: str) -> str:
+    """A link as posixpath.relpath makes it, the definition urls.relative_url follows."""
+    target, _, anchor = to_path.partition("#")
+    rel = posixpath.relpath(target, posixpath.dirname(from_path) or ".") if target else posixpath.basename(from_path)
+    return f"{rel}#{anchor}" if anchor else rel
+
+
+SITE_PATH = st.lists(st.sampled_from(["papers", "authors", "x.html", "index.html", "a", "b.html", ".", "..", ""]),
+                     min_size=1, max_size=4).map("/".join)
+
+
+@settings(max_examples=500, deadline=None)
+@given(SITE_PATH, SITE_PATH, st.sampled_from(["", "#cite"]))
+def test_a_link_between_two_pages_is_the_relative_path_between_them(from_path, to_path, anchor):
+    assume(not from_path.startswith("/") and not to_path.startswith("/"))
+    assert urls.relative_url(from_path, to_path + anchor) == link_by_relpath(from_path, to_path + anchor)
+    assert urls.Links().from_page(from_path)(to_path + anchor) == link_by_relpath(from_path, to_path + anchor)
+
+
+def test_links_between_the_sites_directories():
+    assert [urls.relative_url(page, target) for page, target in [
+        ("index.html", "papers/x.html"), ("papers/a.html", "papers/b.html#cite"), ("venues/neurips/2016.html", "papers/x.html"),
+        ("papers/a.html", "index.html"), ("papers/x.html", "papers"), ("tags/x.html", "#main")]] == [
+        "papers/x.html", "b.html#cite", "../../papers/x.html", "../index.html", ".", "x.html#main"]
 
 
 def test_functions_asking_for_the_context_still_get_it():
