@@ -9,15 +9,16 @@ hundred times (bench/README.md, "Escaping without a Markup per value").
 from __future__ import annotations
 
 # markupsafe's own escaping of a str (its C speedup, pinned with markupsafe in requirements.txt):
-# & < > ' " as `escape` gives them. tests/test_render.py holds both to the same output.
-from markupsafe import _escape_inner as escape_text
+# & < > ' " as `escape` gives them. tests/test_render.py holds both to the same output. (Not
+# bibtex.escape_text, which escapes for LaTeX.)
+from markupsafe import _escape_inner as escape_html
 
 
 def escape_output(value: object) -> str:
     """What autoescaped `{{ value }}` writes: `str(markupsafe.escape(value))`, without the Markup."""
     if type(value) is str:
-        return escape_text(value)
+        return escape_html(value)
     html = getattr(value, "__html__", None)
     if html is not None:
         return html()
-    return escape_text(str(value))
+    return escape_html(str(value))

@@ -87,7 +87,7 @@ class Chrome:
         return {nav.tag.slug: nav.tag for nav in self.tags}
 
     def tag(self, slug: str) -> Tag:
-        """Called for every tag chip of every listing: a dict, not a scan of the taxonomy."""
+        """Called for each topic of every paper page's citation data: a dict, not a scan of the taxonomy."""
         return self.tags_by_slug[slug]
 
 
