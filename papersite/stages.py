@@ -28,6 +28,7 @@ from .incremental.reuse import PlacedFiles, PreviousOutput
 from .incremental.store import Store
 from .inputs.authors import load_people
 from .inputs.papers import count_paper_files, load_content
+from .memory import release_free_memory
 from .model import SiteConfig, Taxonomy
 from .options import BuildOptions, BuildResult, check_strict
 from .output import InterruptedAfterCommit, Staging, copy_plan
@@ -107,7 +108,9 @@ def run_all(options: BuildOptions, config: SiteConfig | None, report: Report, ca
             if layout is not None:
                 layout.start(terms.vectors)
         with clock("listings and author pages"):
-            site, new["author pages"] = with_authors(site, authorship, cache.previous("author pages"), jobs)
+            # Beside the search worker, in this process: two workers forked meanwhile held 0.5 GB
+            # each of their own at 100,000 papers, the build's peak (bench/README.md).
+            site, new["author pages"] = with_authors(site, authorship, cache.previous("author pages"), jobs, alongside=side)
         with clock("related papers"):
             related, new["related"] = relate_papers(site.papers, terms, cache.previous("related"))
         with clock("topic map"):
@@ -115,6 +118,11 @@ def run_all(options: BuildOptions, config: SiteConfig | None, report: Report, ca
             coordinates, new["projection"] = project_2d(terms, ids, cache.previous("projection"),
                                                         layout.result if layout is not None else None)
             topic_map = layout_map(site.papers, coordinates, taxonomy, terms)
+        # Nothing reads the TF-IDF matrix after the map (120 MB at 100,000 papers), and the related
+        # papers' and the map's temporaries are freed: handed back, before the pages render beside
+        # the search worker (bench/README.md).
+        del terms
+        release_free_memory()
         with clock("page plan"):
             plan = plan_pages(site, keys, related, topic_map)
         progress.stage("rendering pages")
@@ -145,7 +153,7 @@ def run_all(options: BuildOptions, config: SiteConfig | None, report: Report, ca
     except KeyboardInterrupt:
         raise InterruptedAfterCommit from None   # the site is the new one; only its cache is not saved
     if keep is not None:   # (pipeline.build)
-        keep.append(Built(taxonomy, site, plan, renderer.render, (papers, texts, terms, related, topic_map, new)))
+        keep.append(Built(taxonomy, site, plan, renderer.render, (papers, texts, related, topic_map, new)))
     return BuildResult(len(plan), files, tuple(report.warnings), time.perf_counter() - started, notes,
                        rendered=len(plan) - len(cache.kept), reused=len(cache.kept), timings=tuple(clock.seconds.items()),
                        cache_note=cache.problem)
@@ -189,6 +197,7 @@ def publish_side_files(site: Site, people: Sequence[Person], keys: dict[str, str
     counted = placed.place(*build_search_files(site, {"terms": store.previous("search terms"),
                                                       "chunks": store.previous("search chunks"),
                                                       "shards": store.previous("search shards")}))
+    release_free_memory()   # the index's temporaries: 300 MB at 100,000 papers, else held to the end
     file_memo = {}
     for files, memo in export_files(site, people, records, keys, store.previous("exports")):
         file_memo.update(placed.place(files, memo))

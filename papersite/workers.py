@@ -290,13 +290,16 @@ class Standby(Background):
     """A background job forked before its input exists: the worker runs `prepare()` at once, on a
     core the build leaves idle meanwhile (the t-SNE layout's libraries take most of a second to
     import), then `func(value)` with the value `start(value)` hands it; `result()` waits for that.
+    The result is read as soon as it is sent, so the worker ends then, not when the build asks for
+    it: at 100,000 papers the layout's worker otherwise held its 190 MB for ten seconds more, in
+    the stretch of the build's peak memory (bench/README.md).
 
     With one job (or no fork) `func(value)` simply runs at `result()`."""
 
     def __init__(self, prepare: Callable[[], object], func: Callable, jobs: int):
         self.value = None
         self.func = lambda: func(self.value)
-        self.child, self.feed, self.feeding = None, None, None
+        self.child, self.feed, self.feeding, self.collecting = None, None, None, None
         if jobs > 1 and can_fork():
             inbox, self.feed = os.pipe()
             self.child = fork(partial(run_prepared, prepare, func, inbox, self.feed))
@@ -309,8 +312,17 @@ class Standby(Background):
         # Written by a thread: the worker reads it only once prepared, and the build goes on meanwhile.
         self.feeding = threading.Thread(target=write_all, args=(self.feed, frame(value)), daemon=True)
         self.feeding.start()
+        self.collecting = threading.Thread(target=self.collect, daemon=True)
+        self.collecting.start()
 
     def cancel(self) -> None:
+        if self.collecting is not None:
+            # The thread reading the result ends the worker once it has read it, or heard it die.
+            child = self.child
+            if child is not None:
+                end(child[0])
+            self.collecting.join()
+            self.collecting = None
         super().cancel()   # first: a write still waiting for the worker fails once it is gone
         if self.feeding is not None:
             self.feeding.join()
@@ -321,6 +333,9 @@ class Standby(Background):
 
     def result(self):
         try:
+            if self.collecting is not None:
+                self.collecting.join()
+                self.collecting = None
             return super().result()
         finally:
             self.cancel()
@@ -428,12 +443,17 @@ def failure(status: str, value) -> Exception:
     return RuntimeError(f"a build worker failed:\n{value}")
 
 
-def stop(pid: int, fd: int) -> None:
-    """End a child (at once if it is still working) and close its pipe."""
+def end(pid: int) -> None:
+    """Ask a child to end at once, if it is still there."""
     try:
         os.kill(pid, signal.SIGTERM)
     except OSError:
         pass
+
+
+def stop(pid: int, fd: int) -> None:
+    """End a child (at once if it is still working) and close its pipe."""
+    end(pid)
     try:
         os.waitpid(pid, 0)
     except OSError:

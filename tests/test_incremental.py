@@ -685,9 +685,10 @@ def test_parallel_and_serial_builds_are_byte_identical(proj, tmp_path, monkeypat
     serial = build(options(proj, tmp_path / "serial" / "site", jobs=1, clean=True, cache_dir=tmp_path / "c1"))
     assert forked == []
     para = build(options(proj, tmp_path / "parallel" / "site", jobs=2, clean=True, cache_dir=tmp_path / "c2"))
-    # Pages parsed, author names read, author pages' counts, Markdown and templates on two workers
-    # each; search and exports on one, the map's fresh layout on one.
-    assert len(forked) == 12
+    # Pages parsed, author names read, Markdown and templates on two workers each; search and
+    # exports on one, the map's fresh layout on one. The author pages' counts are made in this
+    # process while the search worker works, on two workers if it is done first (workers.ordered_map).
+    assert 10 <= len(forked) <= 12
     assert serial.warnings == para.warnings
     assert snapshot(tmp_path / "serial" / "site") == snapshot(tmp_path / "parallel" / "site")
     # And an incremental parallel build after an edit agrees with a serial clean one.
@@ -1052,12 +1053,21 @@ def test_the_search_and_exports_worker_starts_before_the_author_pages_are_made(p
 
     def starting(func, jobs):
         events.append(func.func.__name__)
-        return background(func, jobs)
+        started.append(background(func, jobs))
+        return started[-1]
 
+    def making(*args, alongside=None):
+        events.append("with_authors")
+        beside.append(alongside)
+        return with_authors(*args, alongside=alongside)
+
+    started, beside = [], []
     monkeypatch.setattr(stages, "Background", starting)
-    monkeypatch.setattr(stages, "with_authors", lambda *args: events.append("with_authors") or with_authors(*args))
+    monkeypatch.setattr(stages, "with_authors", making)
     build(options(proj, jobs=2))
     assert events == ["publish_side_files", "with_authors"]
+    # Made beside it in the build process, not on workers forked beside it (workers.ordered_map).
+    assert beside == started
     # Made from the people, not their pages: each lists exactly its author's papers, newest first
     # (in the site's order within a year), as the author's page does.
     papers = json.loads((proj / "site" / "papers.json").read_text(encoding="utf-8"))["papers"]

@@ -206,6 +206,40 @@ def test_a_standby_worker_prepares_first_and_takes_its_input_without_holding_the
     assert "saw flag" not in prepared   # prepared in the worker, not here
 
 
+def test_a_standby_worker_ends_once_its_result_is_sent_not_when_the_build_asks_for_it():
+    # A result larger than a pipe holds: unread, its worker would wait (and hold its memory) until result().
+    job = workers.Standby(lambda: None, lambda value: (b"r" * value, os.getpid()), jobs=2)
+    pid = job.child[0]
+    job.start(1_000_000)
+    assert gone_within(pid, 10)
+    data, worker = job.result()
+    assert (len(data), worker) == (1_000_000, pid)
+
+
+def test_a_started_standby_worker_is_gone_when_cancelled():
+    job = workers.Standby(lambda: None, lambda value: time.sleep(value), jobs=2)
+    pid = job.child[0]
+    job.start(60)
+    started = time.monotonic()
+    job.cancel()
+    assert time.monotonic() - started < 10
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)
+    assert job.child is None and job.feed is None
+
+
+def gone_within(pid: int, seconds: float) -> bool:
+    """Whether the child `pid` ends (and is reaped) within `seconds`."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return True
+        time.sleep(0.01)
+    return False
+
+
 def test_a_standby_job_runs_at_result_with_one_job():
     job = workers.Standby(lambda: prepared.update(here=True), lambda value: (value, os.getpid()), jobs=1)
     job.start(7)

@@ -129,11 +129,12 @@ class Authors:
 
 
 def author_pages(authorship: Authorship, lines: Sequence[Line], previous: dict | None = None,
-                 jobs: int = 1) -> tuple[Authors, dict]:
+                 jobs: int = 1, alongside: workers.Background | None = None) -> tuple[Authors, dict]:
     """Every person's page data and the author index (`lines`: every paper as author pages list it,
     in site order), and the state for the next build. With the same people as the last build
     (`previous`), only the versions of the pages of the authors of papers whose line changed are
-    taken again; otherwise every page's, on `jobs` workers."""
+    taken again; otherwise every page's, on `jobs` workers, or in this process while the job
+    `alongside` works (workers.ordered_map)."""
     lines = tuple(lines)
     people = authorship.people
     # Co-authors with as many shared papers are listed as the index lists them.
@@ -150,7 +151,7 @@ def author_pages(authorship: Authorship, lines: Sequence[Line], previous: dict |
             state = {"version": authorship.version, "lines": lines, "versions": tuple(versions), "index": previous["index"]}
     else:
         # Only the versions come back from the workers: 16 bytes a page.
-        versions = workers.ordered_map(partial(page_version, tables=tables), people, jobs)
+        versions = workers.ordered_map(partial(page_version, tables=tables), people, jobs, alongside=alongside)
         state = {"version": authorship.version, "lines": lines, "versions": tuple(versions), "index": index_letters(people)}
     pages = tuple(AuthorPage(person, tables, version) for person, version in zip(people, state["versions"]))
     return Authors(pages, state["index"]), state

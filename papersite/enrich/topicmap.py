@@ -259,23 +259,22 @@ def layout_map(papers: Sequence[PaperPage], coordinates: Sequence[tuple[float, f
     dense regions (by their distinctive `terms`, rows in the order of `papers`; else by topic)."""
     radius = radius_for(len(papers))
     margin = MAP_MARGIN + radius
-    by_tag: dict[str, list[MapPoint]] = {}
-    cells: dict[str, dict[tuple[int, int], None]] = {}
     count = len(papers)
-    in_preview = set(sample(range(count), PREVIEW_MAX_DOTS))
-    placed = np.zeros((count, 2))
-    keys = []
-    for index, (page, (ux, uy)) in enumerate(zip(papers, coordinates)):
-        tag = page.paper.tags[0] if page.paper.tags else UNTAGGED
-        x, y = view_point(ux, uy, margin)
+    tags = [page.paper.tags[0] if page.paper.tags else UNTAGGED for page in papers]
+    points = [view_point(ux, uy, margin) for ux, uy in coordinates]
+    by_tag: dict[str, list[MapPoint]] = {}
+    for page, tag, (x, y) in zip(papers, tags, points):
         by_tag.setdefault(tag, []).append(MapPoint(page.paper.slug, page.title_text, x, y))
-        placed[index] = (x, y)
-        keys.append(tag or UNTAGGED_KEY)
-        cell = (round(PREVIEW_MARGIN + ux * (PREVIEW_WIDTH - 2 * PREVIEW_MARGIN)),
-                round(PREVIEW_MARGIN + (1.0 - uy) * (PREVIEW_HEIGHT - 2 * PREVIEW_MARGIN)))
-        group_cells = cells.setdefault(tag, {})
-        if index in in_preview:
-            group_cells[cell] = None
+    # The preview's sample of papers, each in the integer cell of the preview it falls in; its
+    # group's cells in content order.
+    in_preview = sample(range(count), PREVIEW_MAX_DOTS)
+    cells: dict[str, dict[tuple[int, int], None]] = {tag: {} for tag in by_tag}
+    for index in in_preview:
+        ux, uy = coordinates[index]
+        cells[tags[index]][(round(PREVIEW_MARGIN + ux * (PREVIEW_WIDTH - 2 * PREVIEW_MARGIN)),
+                            round(PREVIEW_MARGIN + (1.0 - uy) * (PREVIEW_HEIGHT - 2 * PREVIEW_MARGIN)))] = None
+    placed = np.array(points, dtype=float).reshape(count, 2)
+    keys = [tag or UNTAGGED_KEY for tag in tags]
     position = {t.slug: i for i, t in enumerate(taxonomy.tags)}
     names = {t.slug: t.name for t in taxonomy.tags}
     ranked = sorted(by_tag, key=lambda tag: (-len(by_tag[tag]), position.get(tag, len(position)), tag))
