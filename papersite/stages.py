@@ -108,8 +108,8 @@ def run_all(options: BuildOptions, config: SiteConfig | None, report: Report, ca
             if layout is not None:
                 layout.start(terms.vectors)
         with clock("listings and author pages"):
-            # Beside the search worker, in this process: two workers forked meanwhile held 0.5 GB
-            # each of their own at 100,000 papers, the build's peak (bench/README.md).
+            # A first build's are made in this process while the search worker works: two workers
+            # forked beside it held 0.5 GB each at 100,000 papers, the build's peak (bench/README.md).
             site, new["author pages"] = with_authors(site, authorship, cache.previous("author pages"), jobs, alongside=side)
         with clock("related papers"):
             related, new["related"] = relate_papers(site.papers, terms, cache.previous("related"))

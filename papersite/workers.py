@@ -317,7 +317,8 @@ class Standby(Background):
 
     def cancel(self) -> None:
         if self.collecting is not None:
-            # The thread reading the result ends the worker once it has read it, or heard it die.
+            # Ended if it is still at work: the thread reading its result then hears its pipe close,
+            # and reaps it (Background.collect).
             child = self.child
             if child is not None:
                 end(child[0])
