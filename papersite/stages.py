@@ -190,7 +190,6 @@ def publish_side_files(site: Site, people: Sequence[Person], keys: dict[str, str
     hundreds of megabytes of this worker's peak (bench/README.md)."""
     store = Store.open(path, code, read=read)
     placed = PlacedFiles(staging, previous)
-    records, record_memo = paper_records(site, keys, store.previous("records"))
     # The search state as states of the cache: its terms, a dict of each paper's counts, then
     # changes entry by entry in the cache's delta (nested, 95 MB went into it at each edit at
     # 100,000 papers).
@@ -198,6 +197,8 @@ def publish_side_files(site: Site, people: Sequence[Person], keys: dict[str, str
                                                       "chunks": store.previous("search chunks"),
                                                       "shards": store.previous("search shards")}))
     release_free_memory()   # the index's temporaries: 300 MB at 100,000 papers, else held to the end
+    # The papers' records after the index, in what it freed: made first, they were held through it.
+    records, record_memo = paper_records(site, keys, store.previous("records"))
     file_memo = {}
     for files, memo in export_files(site, people, records, keys, store.previous("exports")):
         file_memo.update(placed.place(files, memo))
