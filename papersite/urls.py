@@ -161,7 +161,7 @@ def link_from(start: str, from_path: str, to_path: str) -> str:
         rel = posixpath.basename(from_path)
     else:
         directory, _, name = target.rpartition("/")
-        if name and name != "." and name != ".." and f"/{name}/" not in f"/{start}/":
+        if name not in ("", ".", "..") and f"/{name}/" not in f"/{start}/":
             up = _relpath(directory or ".", start)
             rel = name if up == "." else f"{up}/{name}"
         else:

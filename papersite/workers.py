@@ -316,14 +316,12 @@ class Standby(Background):
         self.collecting.start()
 
     def cancel(self) -> None:
-        if self.collecting is not None:
+        child = self.child
+        if self.collecting is not None and child is not None:
             # Ended if it is still at work: the thread reading its result then hears its pipe close,
             # and reaps it (Background.collect).
-            child = self.child
-            if child is not None:
-                end(child[0])
-            self.collecting.join()
-            self.collecting = None
+            end(child[0])
+        self.join_collecting()
         super().cancel()   # first: a write still waiting for the worker fails once it is gone
         if self.feeding is not None:
             self.feeding.join()
@@ -334,12 +332,16 @@ class Standby(Background):
 
     def result(self):
         try:
-            if self.collecting is not None:
-                self.collecting.join()
-                self.collecting = None
+            self.join_collecting()
             return super().result()
         finally:
             self.cancel()
+
+    def join_collecting(self) -> None:
+        """Wait for the thread reading the result, if one was started: it sets `outcome`."""
+        if self.collecting is not None:
+            self.collecting.join()
+            self.collecting = None
 
 
 def run_prepared(prepare: Callable[[], object], func: Callable, inbox: int, feed: int, send: Callable) -> None:

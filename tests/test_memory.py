@@ -4,6 +4,7 @@ import sys
 
 import pytest
 
+from papersite import memory
 from papersite.memory import malloc_trim, release_free_memory
 
 
@@ -26,6 +27,11 @@ def test_memory_a_stage_freed_is_returned_though_blocks_after_it_are_in_use():
     assert fence.endswith(b"fence")
 
 
-def test_releasing_memory_with_nothing_freed_is_harmless():
+def test_memory_is_trimmed_whole_where_the_c_library_can_and_left_alone_where_it_cannot(monkeypatch):
+    calls = []
+    monkeypatch.setattr(memory, "malloc_trim", lambda: calls.append)
     release_free_memory()
+    assert calls == [0]   # no padding kept at the heap's top
+    monkeypatch.setattr(memory, "malloc_trim", lambda: None)   # macOS, musl
     release_free_memory()
+    assert calls == [0]
