@@ -53,6 +53,17 @@ def test_the_index_lists_each_terms_papers_in_order(monkeypatch):
         assert np.all(np.diff(block) > 0)
 
 
+@pytest.mark.parametrize("rows, entries", [(1, 1), (3, 7), (7, 50)])
+def test_ranks_and_the_budget_are_the_same_a_few_rows_at_a_time(monkeypatch, rows, entries):
+    vectors = weigh_terms(corpus(30) + [GRAPHS] * 4)[0].vectors.astype(np.float32)
+    ranks, index = candidates.term_ranks(vectors), candidates.index_terms(vectors)
+    monkeypatch.setattr(candidates, "RANK_ROWS", rows)
+    monkeypatch.setattr(candidates, "RANK_ENTRIES", entries)
+    assert np.array_equal(candidates.term_ranks(vectors), ranks)
+    chunked = candidates.index_terms(vectors)
+    assert chunked.terms == index.terms and np.array_equal(chunked.heaviest, index.heaviest)
+
+
 @pytest.mark.parametrize("chunk, batch, query", [(256, 128, 64), (3, 2, 1), (4, 7, 5)])
 def test_a_pair_gets_the_same_bits_however_it_is_scored(monkeypatch, chunk, batch, query):
     monkeypatch.setattr(candidates, "CHUNK", chunk)
@@ -65,7 +76,7 @@ def test_a_pair_gets_the_same_bits_however_it_is_scored(monkeypatch, chunk, batc
     n = vectors.shape[0]
     everything = candidates.score_rows(vectors, index, np.arange(n), np.ones(n, dtype=bool), 3, 0.0)
     some = candidates.score_rows(vectors, index, np.arange(0, n, 3), np.arange(n) % 2 == 0, 3, 0.0)
-    best = candidates.score_all(vectors, index, 3, 0.0)
+    best = candidates.score_all(vectors, index, 3, 0.0, candidates.Found()).arrays()
     for rows, cols, scores in (everything, some, best):
         assert np.array_equal(scores, exact[rows, cols])   # bit for bit, and so symmetric
         assert np.all(rows != cols)

@@ -143,6 +143,21 @@ def test_chunks_and_batches_give_the_same_answer(monkeypatch, chunk, batch):
     assert related_papers(texts) == whole
 
 
+@pytest.mark.parametrize("col_bits", [ranking.COL_BITS, 4])
+def test_pairs_packed_as_found_rank_as_the_triples_do(monkeypatch, col_bits):
+    # rank_all packs each block's pairs into keys as it scores them; best_pairs ranks the triples
+    # gathered whole, and is what a collection too large for the keys gets (col_bits 4: 46 papers).
+    vectors = weigh_terms(real_texts(40) + corpus(6))[0].vectors.astype(np.float32)
+    index = candidates.index_terms(vectors)
+    triples = ranking.rounded(candidates.score_all(vectors, index, 5, 0.08, candidates.Found()).arrays())
+    expected = ranking.best_pairs(*triples, 5, 0.08)
+    monkeypatch.setattr(ranking, "COL_BITS", col_bits)
+    found = ranking.rank_all(vectors, index, 5, 0.08)
+    assert len(expected[0]) > 40
+    for got, want in zip(found, expected):
+        assert got.dtype == want.dtype and np.array_equal(got, want)
+
+
 def exact_lists(texts: list[str], k: int = 5, threshold: float = 0.08) -> list[list[tuple[int, float]]]:
     """Every pair scored: each row's top k (score rounded to 4 decimals >= threshold and > 0, ties
     to the lower index), from the float32 cosines of the same vectors."""

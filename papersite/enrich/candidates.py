@@ -15,7 +15,8 @@ papers whose vectors it changed (`related.rank_with_previous`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Protocol, TypeVar
 
 import numpy as np
 import scipy.sparse as sp
@@ -33,6 +34,9 @@ CHUNK = 256
 BATCH_ROWS = 128
 # Rows an edit re-ranks, scored this many at a time (score_rows).
 QUERY_ROWS = 16
+# Rows whose terms term_ranks ranks at once, and entries terms_within_budget counts at once.
+RANK_ROWS = 8192
+RANK_ENTRIES = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -109,23 +113,32 @@ def term_ranks(vectors: sp.csr_array) -> np.ndarray:
     """Per entry of `vectors`, its place among its row's entries by weight: 0 for the heaviest, equal
     weights to the lower column (and weights within ~1e-10 of each other, which one key cannot tell apart)."""
     n = vectors.shape[0]
-    lengths = np.diff(vectors.indptr)
-    # One stable sort on a single key: the row, then 1 - weight (weights are in (0, 1]) halved so
-    # it stays below the next row. A row's entries are in column order, so ties keep that order.
-    key = np.repeat(np.arange(n, dtype=np.float64), lengths)
-    key += (1.0 - vectors.data) * 0.5
-    order = np.argsort(key, kind="stable")
-    del key
-    ranks = np.empty(len(order), dtype=np.int32)
-    ranks[order] = np.arange(len(order), dtype=np.int32) - np.repeat(vectors.indptr[:-1], lengths).astype(np.int32)
+    ranks = np.empty(vectors.nnz, dtype=np.int32)
+    # RANK_ROWS rows at a time: the keys and their order are 16 bytes an entry, 110 MB over the
+    # whole matrix at 100,000 papers, at the build's peak (bench/README.md). A row's keys never
+    # mix with another's, so each chunk sorts as the whole would.
+    for start in range(0, n, RANK_ROWS):
+        stop = min(n, start + RANK_ROWS)
+        first, last = int(vectors.indptr[start]), int(vectors.indptr[stop])
+        lengths = np.diff(vectors.indptr[start : stop + 1])
+        # One stable sort on a single key: the row, then 1 - weight (weights are in (0, 1]) halved so
+        # it stays below the next row. A row's entries are in column order, so ties keep that order.
+        key = np.repeat(np.arange(start, stop, dtype=np.float64), lengths)
+        key += (1.0 - vectors.data[first:last]) * 0.5
+        order = np.argsort(key, kind="stable")
+        del key
+        ranks[first + order] = np.arange(last - first, dtype=np.int32) - np.repeat(vectors.indptr[start:stop] - first, lengths).astype(np.int32)
     return ranks
 
 
 def terms_within_budget(ranks: np.ndarray, columns: np.ndarray, width: int, budget: int, most: int) -> int:
     """The largest m <= `most` (at least 1) for which the blocks of the papers indexed under their m
     heaviest terms have at most `budget` cells in all (a block of p papers has p² cells)."""
-    shallow = np.flatnonzero(ranks < most)
-    counts = np.bincount(ranks[shallow].astype(np.int64) * width + columns[shallow], minlength=most * width)
+    counts = np.zeros(most * width, dtype=np.int64)
+    for start in range(0, len(ranks), RANK_ENTRIES):   # a few bytes an entry at a time, not 24 at once
+        some, shallow = ranks[start : start + RANK_ENTRIES], columns[start : start + RANK_ENTRIES]
+        within = some < most
+        counts += np.bincount(some[within].astype(np.int64) * width + shallow[within], minlength=most * width)
     sizes = np.zeros(width, dtype=np.int64)
     best = 1
     for m, added in enumerate(counts.reshape(most, width), start=1):
@@ -145,13 +158,22 @@ def entry_positions(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
 # --- scoring ---------------------------------------------------------------------------
 
 
+class PairSink(Protocol):
+    """Where scored pairs go, block by block: `Found` keeps them as they are, `related.PairKeys` packs them."""
+
+    def add(self, rows: np.ndarray, cols: np.ndarray, scores: np.ndarray) -> None: ...
+
+
+Sink = TypeVar("Sink", bound=PairSink)
+
+
 @dataclass
 class Found:
     """(row, col, raw float32 score) triples, gathered block by block."""
 
-    rows: list
-    cols: list
-    scores: list
+    rows: list = field(default_factory=list)
+    cols: list = field(default_factory=list)
+    scores: list = field(default_factory=list)
 
     def add(self, rows: np.ndarray, cols: np.ndarray, scores: np.ndarray) -> None:
         self.rows.append(rows.astype(np.int32))
@@ -197,14 +219,14 @@ class Block:
         return dense
 
 
-def score_all(vectors: sp.csr_array, index: TermIndex, k: int, threshold: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(row, col, raw score) of every scored pair that can be among its row's top k, for every row.
+def score_all(vectors: sp.csr_array, index: TermIndex, k: int, threshold: float, found: Sink) -> Sink:
+    """Every scored pair that can be among its row's top k, for every row, added to `found` as
+    (rows, cols, raw scores) block by block; `found` returned.
 
     Each term's block is scored in CHUNK × CHUNK pieces, each piece once: the product of chunks a
     and b (a < b) serves the rows of a and, transposed, those of b (cosines are symmetric, and the
     same in float32 bits both ways: each is summed over the shared terms in column order). Blocks
     of fewer than BATCH_ROWS papers are scored several at once (`score_batch`)."""
-    found = Found([], [], [])
     slot = np.zeros(vectors.shape[1], dtype=np.int64)
     sizes = np.diff(index.term_indptr)
     small = np.flatnonzero((sizes >= 2) & (sizes < BATCH_ROWS))
@@ -233,10 +255,10 @@ def score_all(vectors: sp.csr_array, index: TermIndex, k: int, threshold: float)
                 keep_best(found, scores, block.papers[a:a_end], block.papers[b:b_end], k, threshold)
                 if a != b:
                     keep_best(found, scores.T, block.papers[b:b_end], block.papers[a:a_end], k, threshold)
-    return found.arrays()
+    return found
 
 
-def score_batch(vectors: sp.csr_array, index: TermIndex, terms: np.ndarray, slot: np.ndarray, found: Found, k: int,
+def score_batch(vectors: sp.csr_array, index: TermIndex, terms: np.ndarray, slot: np.ndarray, found: PairSink, k: int,
                 threshold: float) -> None:
     """Score the small blocks of `terms` as one: their papers stacked (a paper once per block), every
     pair of stacked papers scored, and only the pairs within a block kept. Each small block alone costs
@@ -259,7 +281,7 @@ def score_rows(vectors: sp.csr_array, index: TermIndex, rows: np.ndarray, whole:
 
     The same float32 bits as `score_all`: a product summed over the other paper's entries instead of
     this one's adds the same products of shared terms in the same (column) order, and zeros."""
-    found = Found([], [], [])
+    found = Found()
     n, width = vectors.shape
     is_candidate, position = np.zeros(n, dtype=bool), np.zeros(n, dtype=np.int64)
     in_vocabulary, slot = np.zeros(width, dtype=bool), np.zeros(width, dtype=np.int64)
@@ -303,7 +325,7 @@ def score_rows(vectors: sp.csr_array, index: TermIndex, rows: np.ndarray, whole:
     return found.arrays()
 
 
-def keep_best(found: Found, scores: np.ndarray, rows: np.ndarray, cols: np.ndarray, k: int, threshold: float) -> None:
+def keep_best(found: PairSink, scores: np.ndarray, rows: np.ndarray, cols: np.ndarray, k: int, threshold: float) -> None:
     """Add the cells of each row of `scores` (rows `rows` × columns `cols`) that can be among the
     row's top k by rounded score: rounding is monotone, so a cell more than CANDIDATE_MARGIN below
     the row's k-th best raw score (or below the threshold) has k cells rounding strictly above it."""

@@ -18,7 +18,7 @@ import scipy.sparse as sp
 
 from ..digests import leaf
 from . import candidates
-from .candidates import TermIndex, index_terms, reindex, score_all, score_rows
+from .candidates import Found, TermIndex, index_terms, reindex, score_all, score_rows
 from .terms import TermMatrix
 
 SHARED_TERM_LIMIT = 3
@@ -27,8 +27,9 @@ DECIMALS = 4
 # a re-ranked row costs 10-20 times what it costs in a full ranking (its candidates are gathered
 # for it alone, not shared in blocks) at 25,000-100,000 papers (bench/README.md).
 INCREMENTAL_SHARE = 0.05
-# Pairs whose shared terms are named at once: bounds the memory of their products.
-PAIRS_AT_ONCE = 1 << 15
+# Pairs whose shared terms are named at once: bounds the memory of their products (80 MB for
+# 32,768 pairs at 100,000 papers, at the cold build's peak; as fast).
+PAIRS_AT_ONCE = 1 << 13
 # best_pairs packs (row, score, col) into one int64 while rows and cols fit in COL_BITS.
 COL_BITS = 24
 SCORE_BITS = 14
@@ -223,7 +224,30 @@ def rank_with_previous(terms: TermMatrix, k: int, threshold: float, previous: Ra
 
 def rank_all(vectors: sp.csr_array, index: TermIndex, k: int, threshold: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(row, col, score) of each row's top k among its scored pairs, in rank order (row, score descending, col)."""
-    return best_pairs(*rounded(score_all(vectors, index, k, threshold)), k, threshold)
+    if vectors.shape[0] > 1 << COL_BITS:
+        return best_pairs(*rounded(score_all(vectors, index, k, threshold, Found()).arrays()), k, threshold)
+    return best_of_keys(score_all(vectors, index, k, threshold, PairKeys(threshold)).keys(), k)
+
+
+class PairKeys:
+    """Scored pairs packed into keys as they are found (`pair_keys`), those that can be no one's
+    neighbour left out: 8 bytes a pair, where the (row, col, score) triples gathered whole, then
+    rounded and packed, took up to 100 bytes a pair at once, 300 MB at 100,000 papers, at the
+    cold build's peak (bench/README.md)."""
+
+    def __init__(self, threshold: float):
+        self.threshold = threshold
+        self.parts: list[np.ndarray] = []
+
+    def add(self, rows: np.ndarray, cols: np.ndarray, scores: np.ndarray) -> None:
+        rows, cols, scores = rounded((rows, cols, scores))
+        valid = neighbourly(scores, self.threshold)
+        self.parts.append(pair_keys(rows[valid], cols[valid], scores[valid]))
+
+    def keys(self) -> np.ndarray:
+        keys = np.concatenate(self.parts) if self.parts else np.zeros(0, dtype=np.int64)
+        self.parts.clear()
+        return keys
 
 
 def rerank(previous: Ranking, changed: np.ndarray, vectors: sp.csr_array, index: TermIndex, k: int, threshold: float):
@@ -284,22 +308,38 @@ def best_pairs(rows: np.ndarray, cols: np.ndarray, scores: np.ndarray, k: int, t
     """The first k pairs of each row by (rounded) score, ties to the lower col, in rank order
     (row, score descending, col), each pair once. Zero means nothing in common: never a neighbour,
     whatever the threshold."""
-    valid = (scores >= threshold) & (scores > 0.0)
+    valid = neighbourly(scores, threshold)
     rows, cols, scores = rows[valid], cols[valid], scores[valid]
     if len(rows) and max(int(rows.max()), int(cols.max())) < 1 << COL_BITS:
-        # One integer key (row, 10⁴ - score in ten-thousandths, col): one sort, and a pair found
-        # more than once (with the same score) is one key.
-        tenths = np.rint(scores * 10**DECIMALS).astype(np.int64)
-        key = np.sort(rows.astype(np.int64) << (COL_BITS + SCORE_BITS) | (10**DECIMALS - tenths) << COL_BITS | cols)
-        key = key[np.diff(key, prepend=-1) != 0]
-        rows, cols = key >> (COL_BITS + SCORE_BITS), key & ((1 << COL_BITS) - 1)
-        scores = np.round((10**DECIMALS - (key >> COL_BITS & ((1 << SCORE_BITS) - 1))) / 10**DECIMALS, DECIMALS)
-    else:
-        order = np.lexsort((cols, -scores, rows))
-        rows, cols, scores = rows[order], cols[order], scores[order]
-        once = np.ones(len(rows), dtype=bool)
-        once[1:] = (rows[1:] != rows[:-1]) | (cols[1:] != cols[:-1]) | (scores[1:] != scores[:-1])
-        rows, cols, scores = rows[once], cols[once], scores[once]
+        return best_of_keys(pair_keys(rows, cols, scores), k)
+    order = np.lexsort((cols, -scores, rows))
+    rows, cols, scores = rows[order], cols[order], scores[order]
+    once = np.ones(len(rows), dtype=bool)
+    once[1:] = (rows[1:] != rows[:-1]) | (cols[1:] != cols[:-1]) | (scores[1:] != scores[:-1])
+    rows, cols, scores = rows[once], cols[once], scores[once]
+    top = top_k(rows, k)
+    return rows[top], cols[top], scores[top]
+
+
+def neighbourly(scores: np.ndarray, threshold: float) -> np.ndarray:
+    """Mask of the (rounded) scores that make a neighbour: zero means nothing in common, whatever the threshold."""
+    return (scores >= threshold) & (scores > 0.0)
+
+
+def pair_keys(rows: np.ndarray, cols: np.ndarray, scores: np.ndarray) -> np.ndarray:
+    """One integer key a pair, (row, 10⁴ - score in ten-thousandths, col), for rows and cols below
+    1 << COL_BITS: sorted, they are in rank order, and a pair found more than once (with the same
+    score) is one key."""
+    tenths = np.rint(scores * 10**DECIMALS).astype(np.int64)
+    return rows.astype(np.int64) << (COL_BITS + SCORE_BITS) | (10**DECIMALS - tenths) << COL_BITS | cols
+
+
+def best_of_keys(keys: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """best_pairs' result from the pairs' keys (`pair_keys`), which it sorts in place."""
+    keys.sort()
+    keys = keys[np.diff(keys, prepend=-1) != 0]
+    rows, cols = keys >> (COL_BITS + SCORE_BITS), keys & ((1 << COL_BITS) - 1)
+    scores = np.round((10**DECIMALS - (keys >> COL_BITS & ((1 << SCORE_BITS) - 1))) / 10**DECIMALS, DECIMALS)
     top = top_k(rows, k)
     return rows[top], cols[top], scores[top]
 
