@@ -136,9 +136,9 @@ def terms_within_budget(ranks: np.ndarray, columns: np.ndarray, width: int, budg
     heaviest terms have at most `budget` cells in all (a block of p papers has p² cells)."""
     counts = np.zeros(most * width, dtype=np.int64)
     for start in range(0, len(ranks), RANK_ENTRIES):   # a few bytes an entry at a time, not 24 at once
-        some, shallow = ranks[start : start + RANK_ENTRIES], columns[start : start + RANK_ENTRIES]
-        within = some < most
-        counts += np.bincount(some[within].astype(np.int64) * width + shallow[within], minlength=most * width)
+        part_ranks, part_columns = ranks[start : start + RANK_ENTRIES], columns[start : start + RANK_ENTRIES]
+        within = part_ranks < most
+        counts += np.bincount(part_ranks[within].astype(np.int64) * width + part_columns[within], minlength=most * width)
     sizes = np.zeros(width, dtype=np.int64)
     best = 1
     for m, added in enumerate(counts.reshape(most, width), start=1):
