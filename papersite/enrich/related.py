@@ -240,7 +240,7 @@ class PairKeys:
         self.parts: list[np.ndarray] = []
 
     def add(self, rows: np.ndarray, cols: np.ndarray, scores: np.ndarray) -> None:
-        rows, cols, scores = rounded((rows, cols, scores))
+        scores = rounded_scores(scores)
         valid = neighbourly(scores, self.threshold)
         self.parts.append(pair_keys(rows[valid], cols[valid], scores[valid]))
 
@@ -271,7 +271,12 @@ def rounded(found: tuple[np.ndarray, np.ndarray, np.ndarray]) -> tuple[np.ndarra
     """Scored pairs as int64 rows and cols and scores rounded to float64 (a pair that shares several
     indexed terms is scored in each of their blocks, to the same bits: best_pairs keeps it once)."""
     rows, cols, raw = found
-    return rows.astype(np.int64), cols.astype(np.int64), np.round(raw.astype(np.float64), DECIMALS)
+    return rows.astype(np.int64), cols.astype(np.int64), rounded_scores(raw)
+
+
+def rounded_scores(raw: np.ndarray) -> np.ndarray:
+    """Raw float32 scores as the ranking compares them: float64, rounded to DECIMALS."""
+    return np.round(raw.astype(np.float64), DECIMALS)
 
 
 def shared_keys(terms: TermMatrix, rows: np.ndarray, cols: np.ndarray, previous: Ranking | None,
@@ -331,7 +336,7 @@ def pair_keys(rows: np.ndarray, cols: np.ndarray, scores: np.ndarray) -> np.ndar
     1 << COL_BITS: sorted, they are in rank order, and a pair found more than once (with the same
     score) is one key."""
     tenths = np.rint(scores * 10**DECIMALS).astype(np.int64)
-    return rows.astype(np.int64) << (COL_BITS + SCORE_BITS) | (10**DECIMALS - tenths) << COL_BITS | cols
+    return rows.astype(np.int64, copy=False) << (COL_BITS + SCORE_BITS) | (10**DECIMALS - tenths) << COL_BITS | cols
 
 
 def best_of_keys(keys: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
