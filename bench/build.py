@@ -350,6 +350,9 @@ def pages_artifact(site: Path) -> dict:
 def output_kind(rel: str) -> str:
     """What an output file is, for the bytes-per-paper table."""
     top = rel.split("/")[0]
+    # The sitemap is split into sitemaps/ from 50,000 URLs, and each topic has a feed beside its page.
+    if top == "sitemaps" or rel in ("sitemap.xml", "feed.xml", "robots.txt") or rel.endswith(".xml"):
+        return "sitemaps and feeds"
     if top == "papers":
         return "paper pages"
     if top == "authors":
@@ -364,8 +367,8 @@ def output_kind(rel: str) -> str:
         return "search"
     if top in ("exports",) or rel.startswith("papers."):
         return "exports"
-    if rel in ("sitemap.xml", "feed.xml", "robots.txt"):
-        return "sitemap and feed"
+    if rel.startswith("assets/bibtex"):
+        return "reading list's BibTeX"
     return "other"
 
 
