@@ -5,7 +5,8 @@ One cache per output directory, in `.papersite-cache/` beside the output (or `--
 - a main file of named states, each whatever its stage returned (the papers read, their texts,
   the word counts, the ranking of related papers, the page records, ...);
 - a `.delta` file of what changed since the main file was written, so an edit does not rewrite
-  tens of megabytes: a state that is a dict changes entry by entry, any other state whole;
+  tens of megabytes: a state that is a dict changes entry by entry, any other state whole (and
+  the main file's copy of that one is then not unpickled);
 - a small `.state` file (the input version, the output manifest, the warnings), read alone by
   a build with nothing to do.
 
@@ -24,6 +25,7 @@ import mmap
 import os
 import pickle
 import zlib
+from collections.abc import Collection
 from dataclasses import dataclass
 from itertools import compress, repeat
 from operator import is_, not_
@@ -32,7 +34,7 @@ from pathlib import Path
 from ..digests import digest
 from .inputs import file_identity
 
-FORMAT = 5
+FORMAT = 6
 MAGIC = b"papersite-cache\n"
 # A file's seal: the CRC-32 of its payload (corruption and truncation; much faster than a
 # cryptographic digest over tens of megabytes, and nothing here is adversarial), then random
@@ -70,13 +72,17 @@ class Store:
         anything changed)."""
         if path is None or not read:
             return cls(path, code)
-        data, problem = read_sealed(path, code)
+        # The delta first: the main file's states that it replaces whole are not unpickled (at
+        # 100,000 papers the word counts and the related papers' ranking, 77 MB that every edit
+        # replaces, read back only to be dropped).
+        delta = read_sealed(delta_path(path), code)
+        data, problem = read_sealed(path, code, skip=replaced_states(delta[0]))
         state_file = state_file or read_state_file(path, code)
         if data is None or state_file.data is None:
             # Half a cache is no cache: the files refer to each other.
             return cls(path, code, problem=problem or state_file.problem)
         base = data["states"]
-        merged, delta_problem = apply_delta(base, data["seal"], delta_path(path), code)
+        merged, delta_problem = apply_delta(base, data["seal"], *delta)
         if merged is None:
             return cls(path, code, problem=delta_problem)
         store = cls(path, code, merged, state_file.data)
@@ -163,9 +169,16 @@ def state_size(states: dict) -> int:
     return sum(len(value) if type(value) is dict else 1 for value in states.values())
 
 
-def apply_delta(base: dict, seal: bytes, path: Path, code: bytes) -> tuple[dict | None, str | None]:
-    """The main file's states with the delta file at `path` (if any) applied."""
-    delta, problem = read_sealed(path, code)
+def replaced_states(delta: dict | None) -> set[str]:
+    """The states a delta file replaces whole or drops: its main file's are not read back."""
+    try:
+        return set(delta["whole"]) | set(delta["gone"]) if delta is not None else set()
+    except (KeyError, TypeError):   # malformed: apply_delta says so
+        return set()
+
+
+def apply_delta(base: dict, seal: bytes, delta: dict | None, problem: str | None) -> tuple[dict | None, str | None]:
+    """The main file's states with the delta file (if any: `read_sealed`'s answer) applied."""
     if problem:
         return None, f"delta: {problem}"
     states = dict(base)
@@ -213,8 +226,9 @@ def default_cache_path(out: Path, cache_dir: Path | None = None) -> Path:
     return where / f"{out.name or 'site'}-{digest(str(out).encode()).hex()[:12]}.cache"
 
 
-def read_sealed(path: Path, code: bytes) -> tuple[dict | None, str | None]:
-    """The dict stored at `path`, or None and why it cannot be used (missing is no problem).
+def read_sealed(path: Path, code: bytes, skip: Collection[str] = ()) -> tuple[dict | None, str | None]:
+    """The dict stored at `path`, or None and why it cannot be used (missing is no problem); its
+    states named in `skip` may be left out (`unpickle`).
 
     The file is checked whole before anything in it is unpickled. It is mapped, not read: a cache
     of a large collection is hundreds of megabytes, never held as one bytes object, and the check
@@ -237,7 +251,7 @@ def read_sealed(path: Path, code: bytes) -> tuple[dict | None, str | None]:
                 if crc.to_bytes(4, "big") != header[len(MAGIC) + 4:len(MAGIC) + 8]:
                     return None, "checksum mismatch (corrupt or truncated)"
                 mapped.seek(head)
-                data = unpickle(mapped)
+                data = unpickle(mapped, skip)
     except FileNotFoundError:
         return None, None
     except OSError as exc:
@@ -270,8 +284,9 @@ def names_other_code(f, code: bytes) -> bool:
     return key == "code" and value != code
 
 
-def unpickle(f) -> dict | None:
-    """The dict `dump_entries` wrote."""
+def unpickle(f, skip: Collection[str] = ()) -> dict | None:
+    """The dict `dump_entries` wrote; the states named in `skip` that it pickled apart are left
+    unpickled."""
     enabled = gc.isenabled()
     gc.disable()  # unpickling a build's objects: no point scanning them for cycles as they arrive
     try:
@@ -282,7 +297,12 @@ def unpickle(f) -> dict | None:
             except EOFError:   # (the checksum has vouched for the whole file: this is its end)
                 return data
             if key == "states":
-                value = {name: pickle.load(f) for name in value}
+                states = {}
+                for name, apart in value:
+                    state = pickle.load(f)
+                    if name not in skip:
+                        states[name] = pickle.loads(state) if apart else state
+                value = states
             data[key] = value
     except Exception:  # a checksum-valid file from a build with other classes: not ours to trust
         return None
@@ -298,9 +318,11 @@ def dump_entries(data: dict, f) -> None:
     papers, the build's peak memory; bench/README.md). The states share little."""
     for key, value in data.items():
         if key == "states":
-            pickle.dump((key, list(value)), f, protocol=5)
+            # A state that is not a dict is pickled apart, as bytes: a delta replaces it whole
+            # (`changes_since`), and a reader can then pass it over without unpickling it (`unpickle`).
+            pickle.dump((key, [(name, type(state) is not dict) for name, state in value.items()]), f, protocol=5)
             for state in value.values():
-                pickle.dump(state, f, protocol=5)
+                pickle.dump(state if type(state) is dict else pickle.dumps(state, protocol=5), f, protocol=5)
         else:
             pickle.dump((key, value), f, protocol=5)
 
