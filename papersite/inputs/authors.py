@@ -28,7 +28,7 @@ from ..model import Paper, PersonEntry
 from .files import read_text
 from .links import is_web_url
 from .names import RESERVED_SLUGS, name_key, shown_name
-from .values import SLUG_RE, describe, invisible_note, showable
+from .values import SLUG_RE, describe, invisible_note, showable, text_list_problem
 from .yamlsrc import Located, parse_yaml, unknown_key_message
 
 PERSON_KEYS = ("name", "variants", "slug", "aliases", "homepage", "orcid", "note", "papers")
@@ -126,8 +126,8 @@ def text_list(doc: Located, item: dict, node, key: str, report: Report) -> list[
     value = item.get(key)
     if value is None:
         return []
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        report.error(doc.path, doc.key_line(key, node), f"'{key}' must be a list of text items, like [a, b], got {describe(value)}")
+    if (problem := text_list_problem(key, value)) is not None:
+        report.error(doc.path, doc.key_line(key, node), problem)
         return []
     return [showable(v).strip() for v in value if showable(v).strip()]
 

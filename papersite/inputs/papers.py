@@ -28,7 +28,7 @@ from .files import (
 )
 from .links import LINK_KINDS, Links, link_problem
 from .taxonomy import load_taxonomy
-from .values import date_value, describe, showable, slug_problem, year_problem
+from .values import date_value, describe, showable, slug_problem, text_list_problem, year_problem
 from .yamlsrc import Located, parse_yaml, unknown_key_message
 
 TITLE_SOURCES = ("derived", "given", "edited")
@@ -258,8 +258,8 @@ def validate_string_list(doc: Located, key: str, report: Report) -> list[str]:
     value = doc.value.get(key, [])  # type: ignore[union-attr]
     if value is None:
         return []
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        report.error(doc.path, doc.key_line(key), f"'{key}' must be a list of text items, like [a, b], got {describe(value)}")
+    if (problem := text_list_problem(key, value)) is not None:
+        report.error(doc.path, doc.key_line(key), problem)
         return []
     return [v.strip() for v in value if v.strip()]
 

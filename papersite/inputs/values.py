@@ -56,6 +56,16 @@ def invisible_note(text: str) -> str:
     return f" (it holds invisible characters: {', '.join(found)})" if found else ""
 
 
+def text_list_problem(key: str, value: object) -> str | None:
+    """Why `value` is not a list of text items (the message names the first item that is not), or None."""
+    if isinstance(value, list):
+        item = next((n for n, v in enumerate(value, 1) if not isinstance(v, str)), None)
+        if item is None:
+            return None
+        return f"'{key}' must be a list of text items, like [a, b]; item {item} is {describe(value[item - 1])}"
+    return f"'{key}' must be a list of text items, like [a, b], got {describe(value)}"
+
+
 def describe(value: object) -> str:
     if isinstance(value, datetime.date):   # what YAML makes of 2025-01-31 (and of 2025-01-31 10:00)
         return f"a date and time {value}" if isinstance(value, datetime.datetime) else f"a date {value}"
