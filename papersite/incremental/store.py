@@ -228,7 +228,7 @@ def default_cache_path(out: Path, cache_dir: Path | None = None) -> Path:
 
 def read_sealed(path: Path, code: bytes, skip: Collection[str] = ()) -> tuple[dict | None, str | None]:
     """The dict stored at `path`, or None and why it cannot be used (missing is no problem); its
-    states named in `skip` may be left out (`unpickle`).
+    states named in `skip` are left out (`unpickle`).
 
     The file is checked whole before anything in it is unpickled. It is mapped, not read: a cache
     of a large collection is hundreds of megabytes, never held as one bytes object, and the check
@@ -285,8 +285,8 @@ def names_other_code(f, code: bytes) -> bool:
 
 
 def unpickle(f, skip: Collection[str] = ()) -> dict | None:
-    """The dict `dump_entries` wrote; the states named in `skip` that it pickled apart are left
-    unpickled."""
+    """The dict `dump_entries` wrote, without the states named in `skip` (those it pickled apart,
+    as bytes, are dropped without being unpickled)."""
     enabled = gc.isenabled()
     gc.disable()  # unpickling a build's objects: no point scanning them for cycles as they arrive
     try:
