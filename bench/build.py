@@ -350,8 +350,8 @@ def pages_artifact(site: Path) -> dict:
 def output_kind(rel: str) -> str:
     """What an output file is, for the bytes-per-paper table."""
     top = rel.split("/")[0]
-    # The sitemap is split into sitemaps/ from 50,000 URLs, and each topic has a feed beside its page.
-    if top == "sitemaps" or rel in ("sitemap.xml", "feed.xml", "robots.txt") or rel.endswith(".xml"):
+    # Every XML file: the sitemap (split into sitemaps/ from 50,000 URLs), the feed and each topic's feed.
+    if rel.endswith(".xml") or rel == "robots.txt":
         return "sitemaps and feeds"
     if top == "papers":
         return "paper pages"

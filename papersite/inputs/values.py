@@ -58,12 +58,10 @@ def invisible_note(text: str) -> str:
 
 def text_list_problem(key: str, value: object) -> str | None:
     """Why `value` is not a list of text items (the message names the first item that is not), or None."""
-    if isinstance(value, list):
-        item = next((n for n, v in enumerate(value, 1) if not isinstance(v, str)), None)
-        if item is None:
-            return None
-        return f"'{key}' must be a list of text items, like [a, b]; item {item} is {describe(value[item - 1])}"
-    return f"'{key}' must be a list of text items, like [a, b], got {describe(value)}"
+    if not isinstance(value, list):
+        return f"'{key}' must be a list of text items, like [a, b], got {describe(value)}"
+    wrong = next(((n, v) for n, v in enumerate(value, 1) if not isinstance(v, str)), None)
+    return None if wrong is None else f"'{key}' must be a list of text items, like [a, b]; item {wrong[0]} is {describe(wrong[1])}"
 
 
 def describe(value: object) -> str:
