@@ -14,24 +14,16 @@ import re
 from email.utils import parsedate_to_datetime
 
 from ...enrich.venues import ARXIV_VENUE
-from ...errors import Report, SiteError
+from ...errors import Report
 from ...inputs.links import ARXIV_ID_RE
 from ..records import Defaults, RawRecord, arxiv_paragraphs, clean_abstract, clean_names, clean_text, collect_links, latex_text, year_in
-from .jsonl import json_lines, json_lines_vocabulary
+from .jsonl import read_json_records
 
 AUTHOR_SPLIT_RE = re.compile(r",\s*|\s+and\s+")
 
 
 def read_arxiv_snapshot(text: str, shown: str, report: Report, defaults: Defaults = Defaults()) -> list[RawRecord]:
-    vocabulary = json_lines_vocabulary(text)
-    records = []
-    for line, data in json_lines(text, shown, report):
-        record = snapshot_record(data, shown, line, report, defaults, vocabulary)
-        if record is not None:
-            records.append(record)
-    if not records and not report.errors:
-        raise SiteError.at(shown, 1, "the source has no records")
-    return records
+    return read_json_records(text, shown, report, defaults, snapshot_record)
 
 
 def snapshot_record(data, shown: str, line: int, report: Report, defaults: Defaults, vocabulary: frozenset[str]) -> RawRecord | None:

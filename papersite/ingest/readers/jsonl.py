@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 
 from ...errors import Report, SiteError
 from ...inputs.links import LINK_KINDS
@@ -30,10 +31,16 @@ def json_lines_vocabulary(text: str) -> frozenset[str]:
 
 
 def read_jsonl(text: str, shown: str, report: Report, defaults: Defaults = Defaults()) -> list[RawRecord]:
+    return read_json_records(text, shown, report, defaults, validate_json_record)
+
+
+def read_json_records(text: str, shown: str, report: Report, defaults: Defaults, make_record: Callable) -> list[RawRecord]:
+    """The record of each line, `make_record(data, shown, line, report, defaults, vocabulary)`, or
+    None for a line whose problems it reported. A source without a record is an error."""
     vocabulary = json_lines_vocabulary(text)
     records = []
     for number, data in json_lines(text, shown, report):
-        record = validate_json_record(data, shown, number, report, defaults, vocabulary)
+        record = make_record(data, shown, number, report, defaults, vocabulary)
         if record is not None:
             records.append(record)
     if not records and not report.errors:
