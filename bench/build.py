@@ -39,7 +39,8 @@ links are built too.
 - with --growth M, the cold build of M papers too, to show how the time grows with N.
 
 No output is deleted before a timed build: each is moved aside and deleted once every run is
-done (bench/README.md, "Cold builds and the file system").
+done. What a new file costs on the disk just before each tool's builds is printed beside them
+(bench/README.md, "Cold builds and the file system").
 """
 
 from __future__ import annotations
@@ -214,6 +215,25 @@ def set_aside(path: Path) -> None:
         trash = Path(tempfile.mkdtemp(prefix=".bench-old-", dir=path.parent))
         path.rename(trash / path.name)
         SET_ASIDE.append(trash)
+
+
+# Empty files created to time the disk's cost of a new file (`new_file_cost`).
+PROBE_FILES = 2000
+
+
+def new_file_cost(where: Path) -> float:
+    """Microseconds to create an empty file in a new folder under `where`, as a build creates its
+    output. On ext4 without a journal (this machine's disk) it is several times higher for minutes
+    after many files were deleted nearby (bench/README.md, "Cold builds and the file system"), and
+    papersite creates more files than MkDocs or Hugo: printed beside the results, it tells a slow
+    disk from a slow build. The folder is deleted with the outputs set aside."""
+    probe = Path(tempfile.mkdtemp(prefix=".bench-probe-", dir=where))
+    SET_ASIDE.append(probe)
+    started = time.perf_counter()
+    for i in range(PROBE_FILES):
+        with open(probe / f"{i}.html", "wb"):
+            pass
+    return (time.perf_counter() - started) / PROBE_FILES * 1e6
 
 
 def delete_set_aside() -> None:
@@ -469,6 +489,7 @@ def bench(n: int, runs: int, jobs: int | None, keep: Path | None, mkdocs: bool, 
     base = Path(tempfile.mkdtemp(prefix="papersite-bench-")) if keep is None else keep
     root, import_seconds = make_project(base / f"n{n}", n)
     papers = len(list((root / "content" / "papers").glob("*.md")))
+    new_file_us = {"papersite": new_file_cost(root)}
     cold, nochange, edit = [], [], []
     for run in range(runs):
         reset_output(root)
@@ -496,10 +517,12 @@ def bench(n: int, runs: int, jobs: int | None, keep: Path | None, mkdocs: bool, 
         "stages_cold": {k: median(r["timings"].get(k, 0.0) for r in cold) for k in cold[0]["timings"]},
         "stages_edit": {k: median(r["timings"].get(k, 0.0) for r in edit) for k in edit[0]["timings"]},
         "pages": cold[0]["pages"], "output": stats, "raw": {"cold": cold, "nochange": nochange, "edit": edit},
+        "new_file_us": new_file_us,
     }
     if mkdocs:
         exe = mkdocs_venv()
         project = mkdocs_project(base / f"mkdocs-n{n}", root / "content")
+        new_file_us["MkDocs"] = new_file_cost(project)
         times = [mkdocs_build(exe, project) for _ in range(runs)]
         result["mkdocs"] = median(t for t, _ in times)
         result["mkdocs_rss_mb"] = max(r for _, r in times) / 1024
@@ -510,6 +533,7 @@ def bench(n: int, runs: int, jobs: int | None, keep: Path | None, mkdocs: bool, 
             result["mkdocs_default_nav"], _ = mkdocs_build(exe, full)
     if hugo and shutil.which("hugo"):
         project = hugo_project(base / f"hugo-n{n}", root / "content")
+        new_file_us["Hugo"] = new_file_cost(project)
         times = [hugo_build(project) for _ in range(runs)]
         result["hugo"] = median(t for t, _ in times)
         result["hugo_rss_mb"] = max(r for _, r in times) / 1024
@@ -539,6 +563,9 @@ def show(results: list[dict]) -> None:
              "python build.py import, once"),
             ("cold build seconds", f"{r['cold']:.2f}", f"process wall; the build itself {r['cold_build_seconds']:.2f}; "
              + cpu_note(r["cpu"]["cold"])),
+            ("a new file on this disk, µs", " / ".join(f"{us:.0f}" for us in r["new_file_us"].values()),
+             "an empty file's creation, before the builds of " + ", ".join(r["new_file_us"])
+             + f" ({r['output']['files']} files here; high for minutes after mass deletions: bench/README.md)"),
             ("no-change rebuild seconds", f"{r['nochange']:.2f}", f"process wall; the build itself {r['nochange_build_seconds']:.2f} (target < 1)"),
             ("one-paper-edit rebuild seconds", f"{r['edit']:.2f}",
              f"process wall; the build itself {r['edit_build_seconds']:.2f}, {r['edit_rendered']:.0f} pages rendered (target < 2); "
