@@ -178,9 +178,13 @@ def test_sitemaps_of_the_same_pages_are_not_made_again(monkeypatch):
     plan = [PageSpec(path, "paper", "paper.html", path, "") for path in ("index.html", "papers/a.html", "papers/b.html")]
     first, memo = feeds.sitemap_files(config, plan)
     assert sorted(first) == sorted([urls.SITEMAP, urls.sitemap_part(1), urls.sitemap_part(2)])
+    made = []
+    sitemaps = feeds.sitemaps
+    monkeypatch.setattr(feeds, "sitemaps", lambda *args: made.append(args) or sitemaps(*args))
     again, same = feeds.sitemap_files(config, plan, memo)
     assert same is memo and all(isinstance(value, Deferred) for value in again.values())
     assert {name: value.make() for name, value in again.items()} == first
+    assert len(made) == 1   # an output that lacks them all: made once, not once a file
     assert all(value.digest == digest(first[name].encode()) for name, value in again.items())
     grown, _ = feeds.sitemap_files(config, [*plan, PageSpec("papers/c.html", "paper", "paper.html", "c", "")], memo)
     assert not any(isinstance(value, Deferred) for value in grown.values())

@@ -14,7 +14,7 @@ from __future__ import annotations
 import heapq
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Mapping, Sequence
-from functools import partial
+from functools import cache, partial
 from html import escape
 
 from .. import urls
@@ -80,7 +80,8 @@ def sitemap_files(config: SiteConfig, plan: Sequence[Spec], previous: SitemapMem
         return {}, None
     indexable = [spec.path for spec in plan if spec.indexable]
     made_from = text_digest(config.base_url, *indexable)
-    make = partial(sitemaps, config.base_url, indexable)
+    # Made once for all the files an output lacks, not once for each of them.
+    make = cache(partial(sitemaps, config.base_url, indexable))
     if previous is not None and previous[0] == made_from:
         return {name: Deferred(known, partial(made_file, make, name)) for name, known in previous[1].items()}, previous
     files = make()
