@@ -75,14 +75,14 @@ class Store:
         # The delta first: the main file's states that it replaces whole are not unpickled (at
         # 100,000 papers the word counts and the related papers' ranking, 77 MB that every edit
         # replaces, read back only to be dropped).
-        delta = read_sealed(delta_path(path), code)
-        data, problem = read_sealed(path, code, skip=replaced_states(delta[0]))
+        delta, delta_problem = read_sealed(delta_path(path), code)
+        data, problem = read_sealed(path, code, skip=replaced_states(delta))
         state_file = state_file or read_state_file(path, code)
         if data is None or state_file.data is None:
             # Half a cache is no cache: the files refer to each other.
             return cls(path, code, problem=problem or state_file.problem)
         base = data["states"]
-        merged, delta_problem = apply_delta(base, data["seal"], *delta)
+        merged, delta_problem = apply_delta(base, data["seal"], delta, delta_problem)
         if merged is None:
             return cls(path, code, problem=delta_problem)
         store = cls(path, code, merged, state_file.data)

@@ -13,15 +13,15 @@ from __future__ import annotations
 
 import heapq
 import xml.etree.ElementTree as ET
-from collections.abc import Callable, Mapping, Sequence
-from functools import cache, partial
+from collections.abc import Mapping, Sequence
+from functools import partial
 from html import escape
 
 from .. import urls
 from ..digests import digest, fingerprint, text_digest
 from ..enrich.listings import Site
 from ..model import Paper, SiteConfig
-from ..output import Deferred, Made, file_digest, made_once
+from ..output import Deferred, Made, MadeTogether, file_digest, made_once
 from ..render.specs import Spec
 from ..text.chars import XML_INVALID_RE
 
@@ -80,16 +80,12 @@ def sitemap_files(config: SiteConfig, plan: Sequence[Spec], previous: SitemapMem
         return {}, None
     indexable = [spec.path for spec in plan if spec.indexable]
     made_from = text_digest(config.base_url, *indexable)
-    # Made once for all the files an output lacks, not once for each of them.
-    make = cache(partial(sitemaps, config.base_url, indexable))
+    make = partial(sitemaps, config.base_url, indexable)
     if previous is not None and previous[0] == made_from:
-        return {name: Deferred(known, partial(made_file, make, name)) for name, known in previous[1].items()}, previous
+        together = MadeTogether(lambda _: make(), previous[1])   # every file at once, for the first an output lacks
+        return {name: Deferred(known, partial(together, name)) for name, known in previous[1].items()}, previous
     files = make()
     return files, (made_from, {name: file_digest(text) for name, text in files.items()})
-
-
-def made_file(make: Callable[[], dict[str, str]], name: str) -> str:
-    return make()[name]
 
 
 def sitemaps(base: str, paths: Sequence[str]) -> dict[str, str]:

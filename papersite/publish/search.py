@@ -33,7 +33,7 @@ from lunr.pipeline import Pipeline
 from .. import urls
 from ..digests import digest, fingerprint, text_digest
 from ..enrich.listings import PaperPage, Site
-from ..output import Deferred, Made, made_once
+from ..output import Deferred, Made, MadeTogether, made_once
 from .lunr_index import SEARCH_PIPELINE
 from .search_codec import encode_index
 from .search_shards import GLOBAL as SHARD_GLOBAL
@@ -100,7 +100,7 @@ def shard_scripts(shards: Shards, changed: Collection[str] | None, previous: Sha
     `changed` (Shards.to_make): an edit encodes its paper's terms' files, not 50,000 at 100,000
     papers."""
     to_make = shards.to_make(changed, previous)
-    values = ShardValues(shards, shards.encode(to_make))
+    values = MadeTogether(shards.encode, shards.made_from, shards.encode(to_make))
     files: dict[str, str | Deferred] = {}
     memo: ShardMemo = {}
     for name, made_from in shards.made_from.items():
@@ -111,27 +111,9 @@ def shard_scripts(shards: Shards, changed: Collection[str] | None, previous: Sha
     return files, memo
 
 
-def shard_script(values: ShardValues, name: str) -> str:
+def shard_script(values: MadeTogether, name: str) -> str:
     """The script of one of the shards' files: encoded already, or now (a Deferred file the output lacks)."""
-    return js_register(SHARD_GLOBAL, name, values[name])
-
-
-class ShardValues:
-    """The shards' files encoded, and those the build deferred encoded when an output lacks them.
-    `Shards.encode` passes over the whole index whatever it encodes (0.1 s at 100,000 papers): one
-    missing file is encoded alone, and from the second on every deferred file at once, as a first
-    build encodes them. One by one, an output deleted with its cache kept took 0.1 s a file: an
-    hour and a half for the 53,562 files of 100,000 papers (bench/README.md)."""
-
-    def __init__(self, shards: Shards, values: dict[str, object]):
-        self.shards, self.values, self.missed = shards, values, 0
-
-    def __getitem__(self, name: str) -> object:
-        if name not in self.values:
-            self.missed += 1
-            wanted = [name] if self.missed == 1 else [other for other in self.shards.made_from if other not in self.values]
-            self.values.update(self.shards.encode(wanted))
-        return self.values[name]
+    return js_register(SHARD_GLOBAL, name, values(name))
 
 
 def store_chunks(pages: Sequence[PaperPage], size: int, previous: ChunkMemo) -> tuple[dict[str, str | Deferred], ChunkMemo]:
