@@ -53,7 +53,7 @@ class Paper:
     path: str          # the source file, for messages
     body_line: int     # line of the file where the body starts, for messages
     added: str = ""    # the day it joined the site (YYYY-MM-DD), "" when the page does not say
-    # The digest of what the Paper was made from (path, taxonomy, bytes: inputs/papers.py paper_key),
+    # The digest of what the Paper was made from (file name, taxonomy, bytes: inputs/papers.py paper_key),
     # when loaded from content; the pages' keys use it instead of digesting the Paper (digests.py).
     version: bytes = field(default=b"", compare=False, repr=False)
     # The digest of its title and body (digests.text_digest), taken where the page was parsed: the

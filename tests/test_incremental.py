@@ -712,6 +712,54 @@ def test_the_cache_lives_outside_the_output(proj):
     assert not any(p.name.endswith(".cache") for p in (proj / "site").rglob("*"))
 
 
+def relative_options(root: Path) -> BuildOptions:
+    """The project's paths as a user gives them, from `root`'s parent: proj/content, proj/site..."""
+    return options(Path(root.name))
+
+
+def test_a_project_moved_to_another_folder_keeps_its_cache(proj, tmp_path, monkeypatch):
+    monkeypatch.chdir(proj.parent)
+    first = build(relative_options(proj))
+    moved = tmp_path / "elsewhere" / "proj"
+    moved.parent.mkdir()
+    proj.rename(moved)
+    monkeypatch.chdir(moved.parent)
+    again = build(relative_options(moved))
+    assert again.unchanged and again.pages == first.pages
+    assert sorted(p.name for p in (moved / ".papersite-cache").iterdir() if p.name.endswith(".cache")) == ["site.cache"]
+
+
+def test_the_same_project_named_from_another_folder_renders_no_page_again(proj, monkeypatch):
+    """Messages name each file as this build was told it; the pages do not, and are kept."""
+    first = build(options(proj))
+    warned = [Path(w.path).relative_to(proj.parent) for w in first.warnings]
+    assert warned   # the sample's unknown LaTeX commands
+    monkeypatch.chdir(proj.parent)
+    again = build(relative_options(proj))
+    assert again.rendered == 0 and again.reused == first.pages
+    assert [Path(w.path) for w in again.warnings] == warned
+    assert_same_as_clean(proj, proj.parent)
+
+
+def test_caches_named_the_old_way_are_removed(proj):
+    """Until 2026-12-07 a cache's name held a digest of where the output was: one was left behind
+    for every place a project was built in."""
+    caches = proj / ".papersite-cache"
+    caches.mkdir()
+    old = ["site-0123456789ab.cache", "site-0123456789ab.cache.state", "site-ffffffffffff.cache.search-exports.delta"]
+    for name in old:
+        (caches / name).write_bytes(b"old")
+    (caches / "site-0123456789ab.cache.templates").mkdir()
+    (caches / "site-0123456789ab.cache.templates" / "__jinja2_x.cache").write_bytes(b"old")
+    others = ["serve-site-0123456789ab.cache", "site-notadigest.cache"]
+    for name in others:
+        (caches / name).write_bytes(b"another output's")
+    build(options(proj))
+    names = {p.name for p in caches.iterdir()}
+    assert not names & {*old, "site-0123456789ab.cache.templates"}
+    assert set(others) <= names and "site.cache" in names
+
+
 def test_parallel_and_serial_builds_are_byte_identical(proj, tmp_path, monkeypatch):
     monkeypatch.setattr(workers, "MIN_PARALLEL_ITEMS", 8)   # the sample is small; make the workers run
     monkeypatch.setattr(people_module, "MIN_PARALLEL_NAMES", 8)

@@ -20,7 +20,7 @@ from ..output import Deferred, Staging, file_digest
 from .inputs import FileDigests, code_version, input_version, read_inputs, tree_version
 from .reuse import (PageRecords, PreviousOutput, Survey, kept_pages, output_manifest, page_key, page_keys,
                     place_files, record_pages)
-from .store import Store, default_cache_path, read_state_file, templates_path, worker_path
+from .store import Store, default_cache_path, read_state_file, remove_old_caches, templates_path, worker_path
 
 
 @dataclass
@@ -200,6 +200,7 @@ class BuildCache:
         self.store.save(states, {"input": None if edited_meanwhile else self.version, "files": self.files.seen,
                                  "manifest": self.manifest, "warnings": warnings, "notes": notes,
                                  "page_count": pages, "file_count": files})
+        remove_old_caches(self.path)
         if warm is not None:
             warm.store = self.store
 

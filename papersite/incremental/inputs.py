@@ -128,23 +128,23 @@ def read_inputs(paths: list[Path], files: FileDigests, later: Path) -> None:
                     files.of(prefix + rel)
 
 
-def tree_version(*roots: Path, files: FileDigests | None = None) -> bytes:
-    """Names and bytes of every file under each root (templates, content): any edit changes it."""
+def tree_version(root: Path, files: FileDigests | None = None) -> bytes:
+    """Names and bytes of every file under `root` (templates, content), or of the file `root`: any
+    edit changes it. Where the root is does not (`input_version` adds it): the pages' keys take
+    the templates' version, and a project moved or named from another folder keeps its pages."""
     files = files or FileDigests()
     h = hashlib.blake2b(digest_size=DIGEST_SIZE)
-    for root in roots:
-        h.update(os.fsencode(root) + b"\0")
-        if root.is_file():
-            h.update(b"file\0" + files.of(str(root)))
-            continue
-        others: list[str] = []
-        prefix = os.path.join(root, "")
-        for rel in sorted(walk_files(str(root), others=others)) if root.is_dir() else []:
-            h.update(os.fsencode(rel) + b"\0" + files.of(prefix + rel))
-        # A FIFO, socket or broken link is never read, but it is there: the stage that would read
-        # it reports it, so the build must not be skipped as unchanged.
-        for rel in sorted(others):
-            h.update(os.fsencode(rel) + b"\0not a file\0")
+    if root.is_file():
+        h.update(b"file\0" + files.of(str(root)))
+        return h.digest()
+    others: list[str] = []
+    prefix = os.path.join(root, "")
+    for rel in sorted(walk_files(str(root), others=others)) if root.is_dir() else []:
+        h.update(os.fsencode(rel) + b"\0" + files.of(prefix + rel))
+    # A FIFO, socket or broken link is never read, but it is there: the stage that would read
+    # it reports it, so the build must not be skipped as unchanged.
+    for rel in sorted(others):
+        h.update(os.fsencode(rel) + b"\0not a file\0")
     return h.digest()
 
 
@@ -179,8 +179,10 @@ def file_identity(path: Path) -> tuple[int, int, int] | None:
 
 
 def input_version(paths: list[Path], base_url: str | None, code: bytes, files: FileDigests) -> bytes:
-    """Everything a build reads: the code, the base URL it was given, and every file under `paths`."""
+    """Everything a build reads: the code, the base URL it was given, and every file under `paths`,
+    each named as given (its problems are reported under that name, and a build that finds
+    nothing changed repeats the last build's)."""
     parts = [code, repr(base_url).encode()]
     for path in paths:
-        parts.append(tree_version(path, files=files))
+        parts.append(os.fsencode(path) + b"\0" + tree_version(path, files=files))
     return digest(b"\0".join(parts))

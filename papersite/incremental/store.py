@@ -21,9 +21,12 @@ to a temporary file renamed into place, so a killed build leaves the old file or
 from __future__ import annotations
 
 import gc
+import glob
 import mmap
 import os
 import pickle
+import re
+import shutil
 import zlib
 from collections.abc import Collection
 from dataclasses import dataclass
@@ -226,10 +229,35 @@ def worker_path(path: Path) -> Path:
 
 
 def default_cache_path(out: Path, cache_dir: Path | None = None) -> Path:
-    """`.papersite-cache/` beside the output directory; one file per output directory."""
+    """One file per output directory: `.papersite-cache/<its name>.cache` beside it, a name no
+    other output there has. Nothing absolute is in it, so a project moved or renamed keeps its
+    cache (named by the output's absolute path, a moved project built cold and left its old cache
+    behind, 600 MB at 100,000 papers). In a `cache_dir` given, which outputs of any name and place
+    may share, the name adds a digest of the output's path relative to that folder: a project
+    that holds both keeps it too."""
     out = out.absolute()
-    where = cache_dir if cache_dir is not None else out.parent / CACHE_DIR_NAME
-    return where / f"{out.name or 'site'}-{digest(str(out).encode()).hex()[:12]}.cache"
+    name = out.name or "site"
+    if cache_dir is None:
+        return out.parent / CACHE_DIR_NAME / f"{name}.cache"
+    where = os.path.relpath(out, cache_dir.absolute())
+    return cache_dir / f"{name}-{digest(where.encode()).hex()[:12]}.cache"
+
+
+# Until 2026-12-07 a cache's name held a digest of the output's absolute path
+# (`site-1a2b3c4d5e6f.cache`), so every place a project had been built in left one behind.
+OLD_NAME = re.compile(r"-[0-9a-f]{12}\.cache(\.[a-z.-]+)?")
+
+
+def remove_old_caches(path: Path) -> None:
+    """The files and folders of an output's caches named the old way, beside its cache at `path`
+    (named the new way: the same output, wherever it was built)."""
+    stem = path.name.removesuffix(".cache")
+    for old in path.parent.glob(f"{glob.escape(stem)}-*.cache*"):
+        if OLD_NAME.fullmatch(old.name, len(stem)):
+            if old.is_dir() and not old.is_symlink():
+                shutil.rmtree(old, ignore_errors=True)
+            else:
+                old.unlink(missing_ok=True)
 
 
 def read_sealed(path: Path, code: bytes, skip: Collection[str] = ()) -> tuple[dict | None, str | None]:

@@ -41,7 +41,7 @@ ALLOWED_KEYS = ("id", "slug", "title", "title_source", "venue", "year", "added",
 IMPORT_DIGEST_RE = re.compile(r"[0-9a-f]{32}\Z")
 
 
-# Each page file's Paper, by the digest of its path, its bytes and the taxonomy it was checked against.
+# Each page file's Paper, by the digest of its name, its bytes and the taxonomy it was checked against.
 PaperMemo = dict[bytes, Paper]
 
 
@@ -52,7 +52,7 @@ def load_content(content_dir: Path, report: Report, digests: Mapping[str, bytes]
     """tags.yml and every paper, sorted; problems go into `report` (errors abort later, all at once).
 
     `digests` gives the digest of a file's bytes where the caller already knows it: a file whose
-    path and bytes the `previous` build loaded, with the same taxonomy, gives the same Paper
+    name and bytes the `previous` build loaded, with the same taxonomy, gives the same Paper
     without being read or parsed. The rest are parsed on `jobs` workers; `on_read` hears of each
     (its path, its stat identity before it was read, the digest of the bytes read). The memo
     returned keeps the files that loaded without a problem.
@@ -70,6 +70,8 @@ def load_content(content_dir: Path, report: Report, digests: Mapping[str, bytes]
         key = paper_key(name, taxonomy_key, digests[name]) if name in digests else None
         paper = previous.get(key) if key is not None else None
         if paper is not None:
+            if paper.path != name:   # the same file, named from elsewhere: its messages name it so
+                paper = replace(paper, path=name)
             memo[key] = paper
         else:
             todo.append((len(found), Path(name)))
@@ -109,7 +111,10 @@ def parse_page_file(taxonomy: Taxonomy, taxonomy_key: bytes, path: Path) -> tupl
     return paper, problems, file_digest, identity
 
 
-def paper_key(name: str, taxonomy_key: bytes, file_digest: bytes) -> bytes:
+def paper_key(path: str, taxonomy_key: bytes, file_digest: bytes) -> bytes:
+    """The file's name, not its path: the Paper is the same wherever the project is and however
+    the build names it (the path is only in its messages), and so are the pages made from it."""
+    name = os.path.basename(path)
     return digest(name.encode("utf-8", "surrogateescape") + b"\0" + taxonomy_key + file_digest)
 
 
