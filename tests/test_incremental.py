@@ -219,7 +219,7 @@ def test_a_specs_version_changes_exactly_when_all_its_fields_do(proj):
         return {spec.path: spec for spec in plan}
 
     def fields_key(spec: Spec) -> bytes:
-        return page_key(Fingerprints(), b"", replace(spec, version=b""))
+        return page_key(Fingerprints(), {spec.kind: b""}, replace(spec, version=b""))
 
     def abstract():
         path = first_paper(proj)
@@ -1060,6 +1060,63 @@ def test_an_edit_to_one_paper_renders_only_its_authors_pages(proj, tmp_path):
     build(options(proj))
     after = author_inodes(proj)
     assert {name for name in after if after[name] != before[name]} == its_authors
+    assert_same_as_clean(proj, tmp_path)
+
+
+def page_inodes(root: Path, folder: str) -> dict[str, int]:
+    return {path.name: path.stat().st_ino for path in (root / "site" / folder).rglob("*.html")}
+
+
+def authors_of(root: Path, slug: str) -> set[str]:
+    """The author pages a paper's page links."""
+    html = (root / "site" / "papers" / f"{slug}.html").read_text(encoding="utf-8")
+    return {f"{name}.html" for name in re.findall(r'href="\.\./authors/([^"/]+)\.html"',
+                                                  re.search(r'<p class="paper-authors">.*?</p>', html)[0])}
+
+
+def page_files(root: Path, folder: str) -> dict[str, tuple[int, bytes]]:
+    """Each page's inode and bytes: a page kept from the previous output is the same file."""
+    top = root / "site" / folder
+    return {path.relative_to(top).as_posix(): (path.stat().st_ino, path.read_bytes()) for path in top.rglob("*.html")}
+
+
+@pytest.mark.parametrize("change", ["added", "removed", "retagged"])
+def test_a_paper_added_removed_or_retagged_renders_only_the_pages_that_show_it(proj, tmp_path, change):
+    """The numbers of papers and of each topic's papers are shown on the listings only, so a paper
+    page or an author page is rendered again only when what it shows changed: its paper, a paper
+    it links (its related papers and neighbours: the collection's word statistics change with it),
+    its authors' papers. They were in every page's key (the footer's count of papers, the topics'
+    counts, each paper's BibTeX file's count of entries): one paper added or retagged rendered
+    every page again, 19,649 at 5,000 papers."""
+    build(options(proj))
+    source = first_paper(proj)
+    slug = slug_of(source)
+    if change == "added":
+        text = source.read_text(encoding="utf-8").replace(f"slug: {slug}\n", "slug: brand-new-paper\n")
+        text = re.sub(r"(?m)^title: .*$", "title: A brand new paper", text.replace("id: ", "id: added-", 1), count=1)
+        source = proj / "content" / "papers" / "brand-new-paper.md"
+        source.write_text(text, encoding="utf-8")
+        slug = "brand-new-paper"
+    else:
+        text = source.read_text(encoding="utf-8")
+        tags = re.search(r"(?m)^tags: .*$", text)[0]
+        if change == "retagged":
+            edit(source, tags, "tags: [robotics]" if "robotics" not in tags else "tags: [optimization]")
+        else:
+            source.unlink()
+    papers, authors = page_files(proj, "papers"), page_files(proj, "authors")
+    its_authors = authors_of(proj, slug) if change != "added" else set()
+    result = build(options(proj))
+    if change == "added":
+        its_authors = authors_of(proj, slug)
+    after = page_files(proj, "papers")
+    rendered = {name for name in after if name in papers and after[name][0] != papers[name][0]}
+    assert rendered and all(after[name][1] != papers[name][1] for name in rendered - {f"{slug}.html"})
+    after = page_files(proj, "authors")
+    rendered = {name for name in after if name in authors and after[name][0] != authors[name][0]}
+    index = {name for name in authors if name == "index.html" or name.startswith("letters/")}
+    assert its_authors and rendered - index <= its_authors
+    assert result.rendered < result.pages // 3
     assert_same_as_clean(proj, tmp_path)
 
 

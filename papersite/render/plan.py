@@ -1,8 +1,8 @@
 """The page plan: every page of the site as a spec (path, template, context, kind, indexable), before any is rendered.
 
 A page's template sees its spec's fields, its context and the site's chrome (`Chrome`: the config,
-the topics and their counts, which every page shows) and nothing else: so the spec and the chrome
-are everything a page is made from, and the sitemap is the plan's indexable pages.
+the topics and, on listings, their counts) and nothing else: so the spec and the chrome are
+everything a page is made from, and the sitemap is the plan's indexable pages.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from ..errors import Problem, SiteError
 from ..model import SiteConfig, Tag
 from . import notfound
 from .pagination import Crumbs, Pagination, numbered_crumbs, paginate
-from .specs import AUTHORS_CRUMBS, HOME_CRUMB, AuthorSpec, Download, PageSpec, PaperSpec, Spec
+from .specs import AUTHORS_CRUMBS, HOME_CRUMB, AuthorSpec, Download, EntryFile, PageSpec, PaperSpec, Spec
 
 
 @dataclass(frozen=True)
@@ -71,16 +71,31 @@ class VenueSummary:
 @dataclass(frozen=True)
 class NavTag:
     tag: Tag
-    count: int             # papers with the tag
+    count: int | None      # papers with the tag (None in the chrome without counts)
+
+
+# The kinds of page shown the chrome without its counts (`Chrome.shown_to`): nearly every page of a
+# site. They show no count, and so a paper added or retagged re-renders the pages that show it,
+# not every page (5,000 papers: 19,649 pages for one paper added, bench/README.md).
+UNCOUNTED_KINDS = frozenset({"paper", "author", "redirect"})
 
 
 @dataclass(frozen=True)
 class Chrome:
-    """What every page shows of the whole site: the header, the topics sidebar, the footer."""
+    """What pages show of the whole site besides their spec: the config, the topics, and the
+    numbers of papers in the site and in each topic (the home page's and the topics sidebar's,
+    on the listings)."""
 
     config: SiteConfig
-    paper_count: int
+    paper_count: int | None
     tags: tuple[NavTag, ...]   # taxonomy order, every tag (empty ones too)
+    author_bibtex_files: bool  # each author of several papers has a BibTeX file (urls.author_bibtex_files)
+
+    def shown_to(self, kind: str) -> "Chrome":
+        """The chrome a page of `kind` is rendered with, and keyed by (incremental/cache.py)."""
+        if kind not in UNCOUNTED_KINDS:
+            return self
+        return Chrome(self.config, None, tuple(NavTag(nav.tag, None) for nav in self.tags), self.author_bibtex_files)
 
     @cached_property
     def tags_by_slug(self) -> dict[str, Tag]:
@@ -92,7 +107,8 @@ class Chrome:
 
 
 def site_chrome(site: Site) -> Chrome:
-    return Chrome(site.config, len(site.papers), tuple(NavTag(listing.tag, len(listing.papers)) for listing in site.tags))
+    return Chrome(site.config, len(site.papers), tuple(NavTag(listing.tag, len(listing.papers)) for listing in site.tags),
+                  urls.author_bibtex_files(len(site.papers)))
 
 
 def plan_pages(site: Site, bibtex_keys: Mapping[str, str], related: Sequence[RelatedList],
@@ -216,7 +232,7 @@ def plan_downloads(site: Site) -> PageSpec:
 def plan_papers(site: Site, bibtex_keys: Mapping[str, str], related: Sequence[RelatedList]) -> list[PaperSpec]:
     venue_slugs = site.venue_slugs()
     # A paper page links the BibTeX file its entry is in: all papers', or its proceedings'.
-    files = downloads(site)
+    files = {key: EntryFile(file.label, file.bibtex) for key, file in downloads(site).items()}
     file_versions = {key: fingerprint(file) for key, file in files.items()}
     specs = []
     proceedings_crumbs: dict[tuple[str, int], Crumbs] = {}
@@ -237,7 +253,7 @@ def plan_papers(site: Site, bibtex_keys: Mapping[str, str], related: Sequence[Re
 
 
 def paper_spec(item: PaperPage, links: RelatedList, bibtex_key: str, venue_slug: str, above: Crumbs,
-               bibtex_file: Download, version: bytes = b"") -> PaperSpec:
+               bibtex_file: EntryFile, version: bytes = b"") -> PaperSpec:
     """A paper's page: `above`, the crumbs to its proceedings; `bibtex_file`, the export its entry is in."""
     return PaperSpec(urls.paper_path(item.paper.slug), item, links, bibtex_key, venue_slug, above, bibtex_file, version)
 

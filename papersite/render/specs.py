@@ -63,7 +63,7 @@ class PaperSpec(MadeWhenRead):
     bibtex_key: str
     venue_slug: str
     above: Crumbs            # to its proceedings
-    bibtex_file: Download    # the export its entry is in
+    bibtex_file: EntryFile   # the export its entry is in
     version: bytes = b""     # as PageSpec.version
 
     kind = "paper"
@@ -110,6 +110,15 @@ class AuthorSpec(MadeWhenRead):
 
 # What a page is made from: each kind has the fields of PageSpec.
 Spec = PageSpec | PaperSpec | AuthorSpec
+
+
+@dataclass(frozen=True)
+class EntryFile:
+    """The export a paper's BibTeX entry is in, as the paper's page links it: without its number of
+    papers, which a paper added to it changes, and with it every page of the papers in it."""
+
+    label: str
+    bibtex: str
 
 
 @dataclass(frozen=True)
