@@ -279,7 +279,7 @@ def test_the_home_page_shows_the_papers_added_on_the_latest_day_once_there_is_ne
     assert news and '<h2 id="recent-heading">Added <time datetime="2026-12-04">4 December 2026</time></h2>' in news[0]
     assert re.findall(r'href="papers/(paper-\d)\.html"', news[0]) == ["paper-2", "paper-4"]
     assert "more papers added that day" not in news[0]
-    assert re.search(r'<p class="recent-more"><a href="added.html">Every paper by the day it was added →</a></p>', news[0])
+    assert re.search(r'<p class="recent-more"><a href="added.html">Recently added papers, by day →</a></p>', news[0])
     # A site whose papers all came on one day (a conference imported at once) has no news to show.
     same = make_project(tmp_path / "same", {"1.md": page(1, "2026-12-04"), "2.md": page(2, "2026-12-04")})
     assert cli("build", "--content", same / "content", "--config", same / "site.yml", "--out", same / "site").code == 0
@@ -324,6 +324,29 @@ def test_a_list_of_several_pages_has_a_search_of_its_own(tmp_path, cli):
     assert scoped(urls.tag_path("reinforcement-learning"))[0] == "../search.html"
     assert scoped(urls.proceedings_path("icml", 2019, 2)) == ("../../../search.html", "Search ICML 2019", [("venue", "ICML"), ("year", "2019")])
     assert scoped(urls.tag_path("optimization")) is None   # one page: the browser's find is enough
+
+
+def test_the_added_page_lists_the_papers_added_last_and_says_how_many_came_before(tmp_path, cli, monkeypatch):
+    """An anthology's every dated paper by day was 2,000 pages (61 MB) nobody reads back: the listing stops
+    at ADDED_LISTED papers, mid-day if need be, and its last page points to the listing by year."""
+    from papersite.render import plan
+
+    monkeypatch.setattr(plan, "ADDED_LISTED", 6)
+    days = {1: "2026-11-27", 2: "2026-12-04", 3: "2026-11-27", 4: "2026-12-04", 5: "2026-10-01", 6: "2026-11-27",
+            7: "2026-11-27", 8: "2026-12-04", 9: "2026-10-01"}
+    pages = {f"{n}.md": paper_text(id=f"a-{n}", slug=f"paper-{n}", title=f"'Paper number {n}'", added=day)
+             for n, day in days.items()}
+    root = make_project(tmp_path / "capped", pages)
+    (root / "site.yml").write_text("title: T\ndescription: D\nper_page: 5\n", encoding="utf-8")
+    assert cli("build", "--content", root / "content", "--config", root / "site.yml", "--out", root / "site").code == 0
+    site = root / "site"
+    first, second = ((site / path).read_text(encoding="utf-8") for path in (urls.ADDED, urls.added_path(2)))
+    assert not (site / urls.added_path(3)).exists()
+    listed = re.findall(r'href="(?:\.\./)?papers/(paper-\d)\.html"', first + second.split('<nav class="pagination"')[0])
+    assert listed == ["paper-2", "paper-4", "paper-8", "paper-1", "paper-3", "paper-6"]
+    assert "The 6 papers added last to T, by the day they were added, newest first." in first
+    assert "6 papers · page 1 of 2" in first and "added before these" not in first
+    assert '<p class="muted">3 papers were added before these: every paper is in the <a href="../index.html">listing by year</a>.</p>' in second
 
 
 def test_the_added_page_lists_every_dated_paper_by_day_newest_first(tmp_path, cli):

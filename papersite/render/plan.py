@@ -40,6 +40,10 @@ class Recent:
 
 # The most papers the home page shows of the latest day's: a reading group adds a few a week.
 RECENT_SHOWN = 10
+# The most papers added.html lists, those added last: all of a reading group's or a lab's, an
+# anthology's latest imports. Every dated paper of 100,000 was 2,000 pages and 61 MB that a
+# reader would not page back through; the listing by year has them all.
+ADDED_LISTED = 1000
 
 
 @dataclass(frozen=True)
@@ -187,14 +191,16 @@ def recently_added(papers: Sequence) -> Recent | None:
 
 
 def plan_added(site: Site, latest: Recent | None) -> list[PageSpec]:
-    """added.html: the papers that give the day they were added, newest day first (a day's papers in
-    site order), in pages of `per_page` with a heading per day. Made when the home page has news
-    (`latest`), whose box links it: a site whose papers all came on one day has no such page."""
+    """added.html: the ADDED_LISTED papers added last, of those that give the day they were added,
+    newest day first (a day's papers in site order), in pages of `per_page` with a heading per day.
+    Made when the home page has news (`latest`), whose box links it: a site whose papers all came
+    on one day has no such page."""
     if latest is None:
         return []
     config = site.config
     dated = tuple(sorted((page for page in site.papers if page.paper.added), key=lambda page: page.paper.added, reverse=True))
     undated = len(site.papers) - len(dated)
+    dated, earlier = dated[:ADDED_LISTED], max(0, len(dated) - ADDED_LISTED)
     specs = []
     last_day = None   # of the page before
     for pagination, papers in paginate(dated, config.per_page, urls.added_path):
@@ -206,11 +212,11 @@ def plan_added(site: Site, latest: Recent | None) -> list[PageSpec]:
         specs.append(PageSpec(pagination.paths[number - 1], "added", "added.html",
                               "Recently added" + ("" if number == 1 else f" — page {number}"),
                               f"The papers of {config.title} by the day they were added, newest first.", crumbs,
-                              {"days": days, "count": len(dated), "undated": undated, "pagination": pagination},
+                              {"days": days, "count": len(dated), "earlier": earlier, "undated": undated, "pagination": pagination},
                               # The days and their papers follow from the papers' versions (`added` is the paper's);
                               # whether the first day goes on from the page before does not.
-                              version=listing_version(papers, config.title, len(dated), undated, number, pagination.count,
-                                                      days[0].continued)))
+                              version=listing_version(papers, config.title, len(dated), earlier, undated, number,
+                                                      pagination.count, days[0].continued)))
     return specs
 
 
