@@ -219,7 +219,7 @@ def test_a_specs_version_changes_exactly_when_all_its_fields_do(proj):
         return {spec.path: spec for spec in plan}
 
     def fields_key(spec: Spec) -> bytes:
-        return page_key(Fingerprints(), {spec.kind: b""}, replace(spec, version=b""))
+        return page_key(Fingerprints(), b"", replace(spec, version=b""))
 
     def abstract():
         path = first_paper(proj)
@@ -1082,12 +1082,14 @@ def page_files(root: Path, folder: str) -> dict[str, tuple[int, bytes]]:
 
 @pytest.mark.parametrize("change", ["added", "removed", "retagged"])
 def test_a_paper_added_removed_or_retagged_renders_only_the_pages_that_show_it(proj, tmp_path, change):
-    """The numbers of papers and of each topic's papers are shown on the listings only, so a paper
-    page or an author page is rendered again only when what it shows changed: its paper, a paper
-    it links (its related papers and neighbours: the collection's word statistics change with it),
-    its authors' papers. They were in every page's key (the footer's count of papers, the topics'
-    counts, each paper's BibTeX file's count of entries): one paper added or retagged rendered
-    every page again, 19,649 at 5,000 papers."""
+    """The numbers of papers and of each topic's papers are in the specs of the pages that show
+    them, not in the chrome every page is keyed by, so a page is rendered again only when what it
+    shows changed: a paper page when its paper or a paper it links did (its related papers and
+    neighbours: the collection's word statistics change with it), an author page when its
+    author's papers did, and for a retagged paper only the pages that show its topics. They were
+    in every page's key (the footer's count of papers, the topics' counts in the sidebar, each
+    paper's BibTeX file's count of entries): one paper added or retagged rendered every page
+    again, 19,649 at 5,000 papers."""
     build(options(proj))
     source = first_paper(proj)
     slug = slug_of(source)
@@ -1104,7 +1106,7 @@ def test_a_paper_added_removed_or_retagged_renders_only_the_pages_that_show_it(p
             edit(source, tags, "tags: [robotics]" if "robotics" not in tags else "tags: [optimization]")
         else:
             source.unlink()
-    papers, authors = page_files(proj, "papers"), page_files(proj, "authors")
+    papers, authors, every = page_files(proj, "papers"), page_files(proj, "authors"), page_files(proj, ".")
     its_authors = authors_of(proj, slug) if change != "added" else set()
     result = build(options(proj))
     if change == "added":
@@ -1117,6 +1119,12 @@ def test_a_paper_added_removed_or_retagged_renders_only_the_pages_that_show_it(p
     index = {name for name in authors if name == "index.html" or name.startswith("letters/")}
     assert its_authors and rendered - index <= its_authors
     assert result.rendered < result.pages // 3
+    if change == "retagged":   # the pages that show its topics: those that list it, the topic index, the maps
+        after = page_files(proj, ".")
+        rendered = {path for path in after if path in every and after[path][0] != every[path][0]}
+        link = f'{slug}.html"'.encode()
+        assert {path for path in rendered if link not in every[path][1] + after[path][1]} <= {"tags/index.html", "map.html"}
+        assert 0 < result.rendered <= 20
     assert_same_as_clean(proj, tmp_path)
 
 

@@ -30,7 +30,7 @@ from papersite.render.plan import Chrome
 from papersite.render.specs import PageSpec
 from papersite.stages import Built
 
-CHROME = Chrome(SiteConfig("A site", "About it."), 0, (), True)
+CHROME = Chrome(SiteConfig("A site", "About it."), (), True)
 
 
 def spec(path: str, kind: str = "author", title: str = "A page") -> PageSpec:

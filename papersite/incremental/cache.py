@@ -143,10 +143,8 @@ class BuildCache:
         records for the next build. While the job `alongside` works, this process renders in
         place of a worker (workers.ordered_map).
 
-        A page's key is the code, the templates and the chrome as its kind of page is shown it
-        (`shared`, by kind), and its spec."""
-        made_by = self.code + tree_version(templates, files=self.files)
-        shared = {kind: digest(made_by + fingerprint(chrome.shown_to(kind))) for kind in {spec.kind for spec in plan}}
+        A page's key is the code, the templates and the chrome (what every page shows), and its spec."""
+        shared = digest(self.code + tree_version(templates, files=self.files) + fingerprint(chrome))
         paths = [spec.path for spec in plan]
         records = self.previous("pages")
         # With nothing to keep (a cold build), each page's key is taken by the worker rendering it.
@@ -212,7 +210,7 @@ class BuildCache:
             warm.store = Store.open(self.path, self.code, state_file=self.state_file)
 
 
-def write_page(render: Callable, staging: Staging, shared: dict[str, bytes] | None, fingerprints: Fingerprints,
+def write_page(render: Callable, staging: Staging, shared: bytes | None, fingerprints: Fingerprints,
                spec) -> tuple[bytes, bytes | None]:
     """One page rendered and written (in a worker): the digest of its bytes, and its key when
     `shared` asks for it."""

@@ -3,9 +3,9 @@
 A page is kept only when both hold:
 
 1. **Its inputs are unchanged.** A page's key is the fingerprint of its spec (path, template,
-   title, breadcrumbs and every value its template is given) and of what every page of its kind
-   shows (the code, the templates, the chrome as that kind is shown it). A template sees nothing
-   else (render/plan.py), so equal keys mean equal pages. The search index and the exports are made anew by every build that is
+   title, breadcrumbs and every value its template is given) and of what every page shows (the
+   code, the templates, the chrome). A template sees nothing else (render/plan.py), so equal
+   keys mean equal pages. The search index and the exports are made anew by every build that is
    not skipped whole; only a changed file is written, an identical one is kept.
 2. **The file on disk is the one that build wrote.** The manifest records each output file's
    content digest, inode, size and modification time; a file that was edited, replaced or
@@ -111,8 +111,8 @@ class PlacedFiles:
         return memo
 
 
-def page_keys(plan: Sequence, shared: Mapping[str, bytes]) -> list[bytes | None]:
-    """Each page's key: `shared[kind]` (what every page of its kind shows) and the spec's version, or else the
+def page_keys(plan: Sequence, shared: bytes) -> list[bytes | None]:
+    """Each page's key: `shared` (what every page shows) and the spec's version, or else the
     fingerprint of the spec; None for a page whose spec holds something that cannot be
     fingerprinted (it is never kept).
 
@@ -129,12 +129,12 @@ def page_keys(plan: Sequence, shared: Mapping[str, bytes]) -> list[bytes | None]
 VERSIONED = b"v"
 
 
-def page_key(fingerprints: Fingerprints, shared: Mapping[str, bytes], spec) -> bytes | None:
+def page_key(fingerprints: Fingerprints, shared: bytes, spec) -> bytes | None:
     if spec.version:   # the digest of what the planner made the spec from (render/specs.py PageSpec)
-        return shared[spec.kind] + VERSIONED + spec.version
+        return shared + VERSIONED + spec.version
     head = (spec.path, spec.kind, spec.template, spec.title, spec.description, spec.breadcrumbs, spec.indexable)
     try:
-        return digest(shared[spec.kind] + leaf(head) + fingerprints.mapping(spec.context))
+        return digest(shared + leaf(head) + fingerprints.mapping(spec.context))
     except Unfingerprintable:
         return None
 

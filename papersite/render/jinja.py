@@ -41,7 +41,6 @@ class Renderer:
     def __init__(self, env: jinja2.Environment, chrome: Chrome):
         self.env = env
         self.chrome = chrome
-        self.chromes = {}   # as each kind of page is shown it (Chrome.shown_to)
         self.links = urls.Links()
         self.frames: dict[tuple[str, str], Frame] = {}
         self.env.globals["cached"] = FragmentCache()
@@ -51,7 +50,7 @@ class Renderer:
         config = self.chrome.config
         try:
             return self.env.get_template(spec.template).render(
-                chrome=self.chrome_of(spec.kind), config=config, page=spec, frame=self.frame(spec),
+                chrome=self.chrome, config=config, page=spec, frame=self.frame(spec),
                 url=self.links.from_page(spec.path),
                 root=urls.root_prefix(spec.path),
                 canonical=urls.absolute_url(config.base_url, spec.path) if config.base_url else None,
@@ -61,12 +60,6 @@ class Renderer:
             raise SiteError.at(f"templates/{spec.template}", getattr(exc, "lineno", None),
                                f"template error while rendering {spec.path}: {exc}") from None
 
-    def chrome_of(self, kind: str) -> Chrome:
-        chrome = self.chromes.get(kind)
-        if chrome is None:
-            chrome = self.chromes[kind] = self.chrome.shown_to(kind)
-        return chrome
-
     def frame(self, spec: Spec) -> Frame:
         """The page's frame, rendered for the first page of its directory and kind and kept for the
         others: a site of 5,000 papers has 19,650 pages in 71 such groups (bench/README.md).
@@ -75,7 +68,7 @@ class Renderer:
         directory = posixpath.dirname(spec.path)
         frame = self.frames.get((directory, spec.kind))
         if frame is None:
-            shown = {"chrome": self.chrome_of(spec.kind), "config": self.chrome.config, "kind": spec.kind,
+            shown = {"chrome": self.chrome, "config": self.chrome.config, "kind": spec.kind,
                      "url": self.links.from_directory(directory), "root": urls.root_prefix(spec.path)}
             frame = Frame(*(Markup(self.env.get_template(name).render(shown)) for name in FRAME_PARTS))
             self.frames[directory, spec.kind] = frame

@@ -1,8 +1,8 @@
 """The page plan: every page of the site as a spec (path, template, context, kind, indexable), before any is rendered.
 
-A page's template sees its spec's fields, its context and the site's chrome (`Chrome`: the config,
-the topics and, on listings, their counts) and nothing else: so the spec and the chrome are
-everything a page is made from, and the sitemap is the plan's indexable pages.
+A page's template sees its spec's fields, its context and the site's chrome (`Chrome`: the config
+and the topics) and nothing else: so the spec and the chrome are everything a page is made from,
+and the sitemap is the plan's indexable pages.
 """
 
 from __future__ import annotations
@@ -75,31 +75,19 @@ class VenueSummary:
 @dataclass(frozen=True)
 class NavTag:
     tag: Tag
-    count: int | None      # papers with the tag (None in the chrome without counts)
-
-
-# The kinds of page shown the chrome without its counts (`Chrome.shown_to`): nearly every page of a
-# site. They show no count, and so a paper added or retagged re-renders the pages that show it,
-# not every page (5,000 papers: 19,649 pages for one paper added, bench/README.md).
-UNCOUNTED_KINDS = frozenset({"paper", "author", "redirect"})
+    used: bool             # some paper has it: the sidebar and the search's topic filter offer it
 
 
 @dataclass(frozen=True)
 class Chrome:
-    """What pages show of the whole site besides their spec: the config, the topics, and the
-    numbers of papers in the site and in each topic (the home page's and the topics sidebar's,
-    on the listings)."""
+    """What pages show of the whole site besides their spec: the config and the topics. No count:
+    every page is keyed by the chrome, and a count would change with any paper added or retagged
+    (the pages that show counts have them in their specs: 19,649 pages at 5,000 papers were
+    rendered again for one paper added, bench/README.md)."""
 
     config: SiteConfig
-    paper_count: int | None
-    tags: tuple[NavTag, ...]   # taxonomy order, every tag (empty ones too)
+    tags: tuple[NavTag, ...]   # taxonomy order, every tag (unused ones too)
     author_bibtex_files: bool  # each author of several papers has a BibTeX file (urls.author_bibtex_files)
-
-    def shown_to(self, kind: str) -> "Chrome":
-        """The chrome a page of `kind` is rendered with, and keyed by (incremental/cache.py)."""
-        if kind not in UNCOUNTED_KINDS:
-            return self
-        return Chrome(self.config, None, tuple(NavTag(nav.tag, None) for nav in self.tags), self.author_bibtex_files)
 
     @cached_property
     def tags_by_slug(self) -> dict[str, Tag]:
@@ -111,7 +99,7 @@ class Chrome:
 
 
 def site_chrome(site: Site) -> Chrome:
-    return Chrome(site.config, len(site.papers), tuple(NavTag(listing.tag, len(listing.papers)) for listing in site.tags),
+    return Chrome(site.config, tuple(NavTag(listing.tag, bool(listing.papers)) for listing in site.tags),
                   urls.author_bibtex_files(len(site.papers)))
 
 
@@ -160,6 +148,7 @@ def listing_version(papers: Sequence, *made_from) -> bytes:
 def plan_home(site: Site, topic_map: TopicMap | None, latest: Recent | None) -> list[PageSpec]:
     config = site.config
     files = tuple(downloads(site).values())
+    counts = (len(site.papers), sum(1 for listing in site.tags if listing.papers))   # papers, topics
     specs = []
     for pagination, papers in paginate(site.papers, config.per_page, urls.home_path):
         number = pagination.number
@@ -171,10 +160,10 @@ def plan_home(site: Site, topic_map: TopicMap | None, latest: Recent | None) -> 
         map_version = shown.version if shown is not None else None   # b"": a map without one, digested whole
         news = (recent.day, recent.count, tuple(p.version for p in recent.papers)) if recent is not None else None
         version = b"" if map_version == b"" or (news and not all(news[2])) else listing_version(
-            papers, config.title, config.description, number, pagination.count, files, map_version, news)
+            papers, config.title, config.description, number, pagination.count, files, map_version, news, counts)
         specs.append(PageSpec(pagination.paths[number - 1], "home", "home.html", title, config.description, crumbs,
                               {"papers": papers, "pagination": pagination, "topic_map": shown, "downloads": files,
-                               "recent": recent}, version=version))
+                               "recent": recent, "paper_count": counts[0], "topic_count": counts[1]}, version=version))
     return specs
 
 
@@ -281,7 +270,9 @@ def plan_tags(site: Site) -> list[PageSpec]:
 
 def plan_tag_index(site: Site) -> PageSpec:
     return PageSpec(urls.TAG_INDEX, "tags", "tags.html", "Tags", f"Every topic of {site.config.title}, with its number of papers.",
-                    (HOME_CRUMB, ("Tags", None)), {"bars": tag_bars(site.tags)})
+                    (HOME_CRUMB, ("Tags", None)),
+                    {"bars": tag_bars(site.tags),
+                     "topics": tuple(sorted(((listing.tag, len(listing.papers)) for listing in site.tags), key=lambda t: t[0].name.lower()))})
 
 
 def plan_authors(site: Site) -> list[Spec]:
