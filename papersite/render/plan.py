@@ -270,9 +270,12 @@ def plan_tags(site: Site) -> list[PageSpec]:
 
 def plan_tag_index(site: Site) -> PageSpec:
     return PageSpec(urls.TAG_INDEX, "tags", "tags.html", "Tags", f"Every topic of {site.config.title}, with its number of papers.",
-                    (HOME_CRUMB, ("Tags", None)),
-                    {"bars": tag_bars(site.tags),
-                     "topics": tuple(sorted(((listing.tag, len(listing.papers)) for listing in site.tags), key=lambda t: t[0].name.lower()))})
+                    (HOME_CRUMB, ("Tags", None)), {"bars": tag_bars(site.tags), "topics": topic_counts(site)})
+
+
+def topic_counts(site: Site) -> tuple[tuple[Tag, int], ...]:
+    """Every topic with its number of papers, by name as Jinja's `sort` orders them (ignoring case)."""
+    return tuple(sorted(((listing.tag, len(listing.papers)) for listing in site.tags), key=lambda item: item[0].name.lower()))
 
 
 def plan_authors(site: Site) -> list[Spec]:
