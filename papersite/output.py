@@ -66,7 +66,10 @@ class MadeTogether:
 
     def __init__(self, make_many: Callable[[list[str]], Mapping[str, object]], names: Iterable[str],
                  made: dict[str, object] | None = None):
-        self.make_many, self.names, self.made, self.missed = make_many, names, made if made is not None else {}, 0
+        self.make_many = make_many
+        self.names = names
+        self.made = made if made is not None else {}
+        self.missed = 0   # files asked for that were not made yet
 
     def __call__(self, name: str) -> object:
         if name not in self.made:

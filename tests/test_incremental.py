@@ -1041,13 +1041,18 @@ def author_inodes(root: Path) -> dict[str, int]:
     return {path.name: path.stat().st_ino for path in (root / "site" / "authors").rglob("*.html")}
 
 
+def authors_of(root: Path, slug: str) -> set[str]:
+    """The author pages a paper's page links."""
+    html = (root / "site" / "papers" / f"{slug}.html").read_text(encoding="utf-8")
+    return {f"{name}.html" for name in re.findall(r'href="\.\./authors/([^"/]+)\.html"',
+                                                  re.search(r'<p class="paper-authors">.*?</p>', html)[0])}
+
+
 def test_an_edit_to_one_paper_renders_only_its_authors_pages(proj, tmp_path):
     build(options(proj))
     path = first_paper(proj)
     text = path.read_text(encoding="utf-8")
-    slug = re.search(r"^slug: (\S+)$", text, re.M)[1]
-    byline = re.search(r'<p class="paper-authors">.*?</p>', (proj / "site" / "papers" / f"{slug}.html").read_text(encoding="utf-8"))[0]
-    its_authors = {f"{name}.html" for name in re.findall(r'href="\.\./authors/([^"/]+)\.html"', byline)}
+    its_authors = authors_of(proj, slug_of(path))
     assert its_authors
     before = author_inodes(proj)
     # An abstract's words are on no author page.
@@ -1063,21 +1068,15 @@ def test_an_edit_to_one_paper_renders_only_its_authors_pages(proj, tmp_path):
     assert_same_as_clean(proj, tmp_path)
 
 
-def page_inodes(root: Path, folder: str) -> dict[str, int]:
-    return {path.name: path.stat().st_ino for path in (root / "site" / folder).rglob("*.html")}
-
-
-def authors_of(root: Path, slug: str) -> set[str]:
-    """The author pages a paper's page links."""
-    html = (root / "site" / "papers" / f"{slug}.html").read_text(encoding="utf-8")
-    return {f"{name}.html" for name in re.findall(r'href="\.\./authors/([^"/]+)\.html"',
-                                                  re.search(r'<p class="paper-authors">.*?</p>', html)[0])}
-
-
-def page_files(root: Path, folder: str) -> dict[str, tuple[int, bytes]]:
-    """Each page's inode and bytes: a page kept from the previous output is the same file."""
-    top = root / "site" / folder
+def page_files(root: Path) -> dict[str, tuple[int, bytes]]:
+    """Each page's inode and bytes, by its path in the site: a page kept from the previous output is the same file."""
+    top = root / "site"
     return {path.relative_to(top).as_posix(): (path.stat().st_ino, path.read_bytes()) for path in top.rglob("*.html")}
+
+
+def rendered_again(before: dict[str, tuple[int, bytes]], after: dict[str, tuple[int, bytes]], folder: str = "") -> set[str]:
+    """The pages under `folder` that both outputs have and that are new files (rendered), by their paths in `folder`."""
+    return {path[len(folder):] for path in after if path.startswith(folder) and path in before and after[path][0] != before[path][0]}
 
 
 @pytest.mark.parametrize("change", ["added", "removed", "retagged"])
@@ -1106,24 +1105,21 @@ def test_a_paper_added_removed_or_retagged_renders_only_the_pages_that_show_it(p
             edit(source, tags, "tags: [robotics]" if "robotics" not in tags else "tags: [optimization]")
         else:
             source.unlink()
-    papers, authors, every = page_files(proj, "papers"), page_files(proj, "authors"), page_files(proj, ".")
+    before = page_files(proj)
     its_authors = authors_of(proj, slug) if change != "added" else set()
     result = build(options(proj))
+    after = page_files(proj)
     if change == "added":
         its_authors = authors_of(proj, slug)
-    after = page_files(proj, "papers")
-    rendered = {name for name in after if name in papers and after[name][0] != papers[name][0]}
-    assert rendered and all(after[name][1] != papers[name][1] for name in rendered - {f"{slug}.html"})
-    after = page_files(proj, "authors")
-    rendered = {name for name in after if name in authors and after[name][0] != authors[name][0]}
-    index = {name for name in authors if name == "index.html" or name.startswith("letters/")}
+    rendered = rendered_again(before, after, "papers/")
+    assert rendered and all(after[f"papers/{name}"][1] != before[f"papers/{name}"][1] for name in rendered - {f"{slug}.html"})
+    rendered = rendered_again(before, after, "authors/")
+    index = {name for name in rendered if name == "index.html" or name.startswith("letters/")}
     assert its_authors and rendered - index <= its_authors
     assert result.rendered < result.pages // 3
     if change == "retagged":   # the pages that show its topics: those that list it, the topic index, the maps
-        after = page_files(proj, ".")
-        rendered = {path for path in after if path in every and after[path][0] != every[path][0]}
         link = f'{slug}.html"'.encode()
-        assert {path for path in rendered if link not in every[path][1] + after[path][1]} <= {"tags/index.html", "map.html"}
+        assert {path for path in rendered_again(before, after) if link not in before[path][1] + after[path][1]} <= {"tags/index.html", "map.html"}
         assert 0 < result.rendered <= 20
     assert_same_as_clean(proj, tmp_path)
 

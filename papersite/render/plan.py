@@ -148,7 +148,7 @@ def listing_version(papers: Sequence, *made_from) -> bytes:
 def plan_home(site: Site, topic_map: TopicMap | None, latest: Recent | None) -> list[PageSpec]:
     config = site.config
     files = tuple(downloads(site).values())
-    counts = (len(site.papers), sum(1 for listing in site.tags if listing.papers))   # papers, topics
+    paper_count, topic_count = len(site.papers), sum(1 for listing in site.tags if listing.papers)
     specs = []
     for pagination, papers in paginate(site.papers, config.per_page, urls.home_path):
         number = pagination.number
@@ -160,10 +160,10 @@ def plan_home(site: Site, topic_map: TopicMap | None, latest: Recent | None) -> 
         map_version = shown.version if shown is not None else None   # b"": a map without one, digested whole
         news = (recent.day, recent.count, tuple(p.version for p in recent.papers)) if recent is not None else None
         version = b"" if map_version == b"" or (news and not all(news[2])) else listing_version(
-            papers, config.title, config.description, number, pagination.count, files, map_version, news, counts)
+            papers, config.title, config.description, number, pagination.count, files, map_version, news, paper_count, topic_count)
         specs.append(PageSpec(pagination.paths[number - 1], "home", "home.html", title, config.description, crumbs,
                               {"papers": papers, "pagination": pagination, "topic_map": shown, "downloads": files,
-                               "recent": recent, "paper_count": counts[0], "topic_count": counts[1]}, version=version))
+                               "recent": recent, "paper_count": paper_count, "topic_count": topic_count}, version=version))
     return specs
 
 
