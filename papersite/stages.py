@@ -108,9 +108,7 @@ def run_all(options: BuildOptions, config: SiteConfig | None, report: Report, ca
             if layout is not None:
                 layout.start(terms.vectors)
         with clock("listings and author pages"):
-            # A first build's are made in this process while the search worker works: two workers
-            # forked beside it held 0.5 GB each at 100,000 papers, the build's peak (bench/README.md).
-            site, new["author pages"] = with_authors(site, authorship, cache.previous("author pages"), jobs, alongside=side)
+            site, new["author pages"] = with_authors(site, authorship, cache.previous("author pages"))
         with clock("related papers"):
             related, new["related"] = relate_papers(site.papers, terms, cache.previous("related"))
         with clock("topic map"):

@@ -13,7 +13,9 @@ import pytest
 from conftest import build_args, make_project, paper_text, snapshot
 from papersite import urls
 from papersite.enrich import people
+from papersite.enrich.authors import author_pages
 from papersite.enrich.bibtex import author_list
+from papersite.enrich.people import Authorship, Credit, Person
 from papersite.inputs.names import index_letter, index_name, name_key, name_slug, shown_name
 from support.linkcheck import check_site
 
@@ -292,3 +294,31 @@ def test_authors_read_in_a_worker_report_their_errors_with_the_pages(proj, cli, 
     (proj / "content" / "papers" / "5.md").unlink()
     result = cli(*build_args(proj), "--jobs", "2")
     assert result.code == 1 and "is already Ada Lovelace's" in result.err and "Traceback" not in result.err
+
+
+def test_an_author_pages_version_follows_what_the_page_shows_and_an_edit_takes_its_authors_again_alone():
+    """An author page's version changes with their papers' lines and their co-authors' names, and
+    with nothing else; the versions an edit takes again (its paper's authors') are those a build
+    taking every one gives."""
+    bylines = (("ada", "bo"), ("bo",), ("cy",))
+
+    def authorship(names):
+        credits = tuple(tuple(Credit(names[slug], slug) for slug in byline) for byline in bylines)
+        people = tuple(Person(slug, names[slug], None, tuple(i for i, byline in enumerate(bylines) if slug in byline))
+                       for slug in sorted(names))
+        return Authorship(credits, people, (), version=repr(sorted(names.items())).encode())
+
+    def versions(authors):
+        return {page.slug: page.version for page in authors.pages}
+
+    names = {"ada": "Ada Byron", "bo": "Bo Chen", "cy": "Cy Young"}
+    lines = [(f"p{i}", f"Paper {i}", "ICML", "icml", 2020, ("ml",)) for i in range(3)]
+    first, state = author_pages(authorship(names), lines)
+    # Bo's name as most of his papers now spell it: his page and his co-author Ada's.
+    renamed, _ = author_pages(authorship({**names, "bo": "Bo B. Chen"}), lines)
+    assert {slug for slug, version in versions(renamed).items() if version != versions(first)[slug]} == {"ada", "bo"}
+    # Bo's own paper retitled, as an edit: his page alone, and the same versions as from nothing.
+    lines[1] = ("p1", "Paper one, retitled", "ICML", "icml", 2020, ("ml",))
+    edited, _ = author_pages(authorship(names), lines, state)
+    assert versions(edited) == versions(author_pages(authorship(names), lines)[0])
+    assert {slug for slug, version in versions(edited).items() if version != versions(first)[slug]} == {"bo"}

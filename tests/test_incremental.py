@@ -770,11 +770,9 @@ def test_parallel_and_serial_builds_are_byte_identical(proj, tmp_path, monkeypat
     assert forked == []
     para = build(options(proj, tmp_path / "parallel" / "site", jobs=2, clean=True, cache_dir=tmp_path / "c2"))
     # Pages parsed, author names read, Markdown and templates on two workers each; search and
-    # exports on one, the map's fresh layout on one. The author pages' counts are made in this
-    # process while the search worker works, on up to two workers if it is done first (workers.ordered_map).
-    author_workers = [job for job in forked
-                      if getattr(job, "args", None) and getattr(job.args[0], "func", None) is authors_module.page_version]
-    assert len(forked) - len(author_workers) == 10 and len(author_workers) <= 2
+    # exports on one, the map's fresh layout on one. The author pages' versions are taken in this
+    # process.
+    assert len(forked) == 10
     assert serial.warnings == para.warnings
     assert snapshot(tmp_path / "serial" / "site") == snapshot(tmp_path / "parallel" / "site")
     # And an incremental parallel build after an edit agrees with a serial clean one.
@@ -1132,9 +1130,9 @@ def test_an_edit_makes_the_author_page_data_of_its_authors_alone(proj, monkeypat
     versioned = []   # the people whose pages' versions were taken again
     page_version = authors_module.page_version
 
-    def versioning(person, tables):
+    def versioning(person, entries):
         versioned.append(person.slug)
-        return page_version(person, tables)
+        return page_version(person, entries)
 
     monkeypatch.setattr(authors_module, "page_version", versioning)
     path = first_paper(proj)
@@ -1200,21 +1198,16 @@ def test_the_search_and_exports_worker_starts_before_the_author_pages_are_made(p
 
     def starting(func, jobs):
         events.append(func.func.__name__)
-        started.append(background(func, jobs))
-        return started[-1]
+        return background(func, jobs)
 
-    def making(*args, alongside=None):
+    def making(*args):
         events.append("with_authors")
-        beside.append(alongside)
-        return with_authors(*args, alongside=alongside)
+        return with_authors(*args)
 
-    started, beside = [], []
     monkeypatch.setattr(stages, "Background", starting)
     monkeypatch.setattr(stages, "with_authors", making)
     build(options(proj, jobs=2))
     assert events == ["publish_side_files", "with_authors"]
-    # Made beside it in the build process, not on workers forked beside it (workers.ordered_map).
-    assert beside == started
     # Made from the people, not their pages: each lists exactly its author's papers, newest first
     # (in the site's order within a year), as the author's page does.
     papers = json.loads((proj / "site" / "papers.json").read_text(encoding="utf-8"))["papers"]

@@ -10,7 +10,6 @@ from dataclasses import dataclass, field, replace
 from ..digests import digest, leaf
 from ..model import Paper, SiteConfig, Tag, Taxonomy
 from ..text.fold import ascii_words
-from ..workers import Background
 from .authors import AuthorPage, IndexLetter, Line, author_pages
 from .people import Authorship, Credit, Redirect
 from .texts import PaperText, abstract_markup
@@ -116,13 +115,11 @@ def list_site(config: SiteConfig, taxonomy: Taxonomy, pages: Sequence[PaperPage]
     return Site(config, tuple(pages), tuple(TagListing(t, tuple(by_tag[t.slug])) for t in taxonomy.tags), tuple(proceedings), venues)
 
 
-def with_authors(site: Site, authorship: Authorship, previous: dict | None = None, jobs: int = 1,
-                 alongside: Background | None = None) -> tuple[Site, dict]:
+def with_authors(site: Site, authorship: Authorship, previous: dict | None = None) -> tuple[Site, dict]:
     """The site with its authors' page data and old author addresses, and the state for the next
-    build (enrich/authors.py `author_pages`, on `jobs` workers, or in this process while the job
-    `alongside` works)."""
+    build (enrich/authors.py `author_pages`)."""
     slugs = site.venue_slugs()
-    authors, state = author_pages(authorship, [paper_line(page, slugs) for page in site.papers], previous, jobs, alongside)
+    authors, state = author_pages(authorship, [paper_line(page, slugs) for page in site.papers], previous)
     return replace(site, authors=authors.pages, author_index=authors.index, author_redirects=authorship.redirects), state
 
 
