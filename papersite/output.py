@@ -367,9 +367,20 @@ def remove_file(out: Path, rel: str) -> None:
         if exc.errno != errno.ENOTEMPTY:
             raise
         return   # a file was put in the empty folder since: a stray the next build deletes
+    # Each folder above is removed if empty, and the first that is not ends the climb. Asked of
+    # rmdir, not by listing the folder: a listing reads all of it, and removing a proceedings
+    # volume at 100,000 papers listed papers/ and authors/ (100,000 and 164,000 files) once
+    # for each of their thousands of deleted pages, 174 s of a 232 s build.
     folder = os.path.dirname(target)
-    while folder != str(out) and not os.listdir(folder):
-        os.rmdir(folder)
+    while folder != str(out):
+        try:
+            os.rmdir(folder)
+        except FileNotFoundError:
+            return
+        except OSError as exc:
+            if exc.errno not in (errno.ENOTEMPTY, errno.EEXIST):
+                raise
+            return
         folder = os.path.dirname(folder)
 
 

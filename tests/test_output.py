@@ -64,6 +64,25 @@ def test_a_patch_writes_what_changed_and_deletes_what_is_gone_in_place(tmp_path)
     assert temp_siblings(out) == [] and patch_siblings(out) == []
 
 
+def test_a_deleted_file_takes_the_folders_it_leaves_empty_without_listing_any(tmp_path, monkeypatch):
+    """Each folder above is asked to go, and the first that is not empty stays with those above it.
+    No folder is listed: a folder of a large site holds 100,000 pages, and removing a proceedings
+    volume's thousands of pages listed it once for each."""
+    out = tmp_path / "site"
+    write_site(out, {"a/b/c/page.html": "x", "a/other.html": "y", "papers/kept.html": "k", "papers/gone.html": "g"})
+
+    def listed(*args):
+        raise AssertionError("a folder was listed")
+
+    with monkeypatch.context() as patching:
+        patching.setattr(os, "listdir", listed)
+        patching.setattr(os, "scandir", listed)
+        output.remove_file(out, "a/b/c/page.html")
+        output.remove_file(out, "papers/gone.html")
+    assert snapshot(out) == {"a/other.html": "y", "papers/kept.html": "k", urls.MARKER: output.MARKER_TEXT.decode()}
+    assert not (out / "a" / "b").exists()
+
+
 def snapshot(out: Path) -> dict[str, str]:
     return {p.relative_to(out).as_posix(): p.read_text() for p in out.rglob("*") if p.is_file()}
 
