@@ -9,6 +9,7 @@ change at all, a tag, a comma or a space, counts as an edit: nothing a person wr
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,7 +20,8 @@ from ..digests import digest
 from ..errors import SiteError
 from ..inputs.files import read_text
 from ..inputs.links import LINK_KINDS
-from ..inputs.papers import split_front_matter
+from ..inputs.papers import is_page_name, split_front_matter
+from ..inputs.plainyaml import read_simple
 from ..inputs.values import SLUG_RE
 from ..inputs.yamlsrc import FastLoader, SlowLoader
 from .identity import identities
@@ -71,11 +73,19 @@ class ExistingPage:
 def scan_pages(papers_dir: Path) -> list[ExistingPage]:
     """Every page, whatever state it is in: one the build would reject still holds its id and its URL."""
     pages = []
-    for path in sorted(papers_dir.glob("*.md")) if papers_dir.is_dir() else []:
+    # The page files the build reads (inputs/papers.py is_page_name), sorted as names: sorting
+    # 100,000 Paths compares their parts in Python.
+    names = sorted(filter(is_page_name, os.listdir(papers_dir))) if papers_dir.is_dir() else []
+    for path in map(papers_dir.joinpath, names):
         try:
             text = read_text(path)
             front_text, _, _ = split_front_matter(text, str(path))
-            data = yaml.load(front_text, Loader=FastLoader or SlowLoader)
+            # The forms this module writes, read as the build reads them (inputs/plainyaml.py):
+            # with a YAML parser for each page, an import of 2,000 papers into a 100,000-paper
+            # site took 23 s, 14 s so.
+            data = read_simple(front_text)
+            if data is None:
+                data = yaml.load(front_text, Loader=FastLoader or SlowLoader)
         except (SiteError, yaml.YAMLError):
             text, data = "", None
         data = data if isinstance(data, dict) else {}
