@@ -143,7 +143,7 @@ def author_pages(authorship: Authorship, lines: Sequence[Line], previous: dict |
         else:
             versions = list(previous["versions"])
             touched = [order[slug] for slug in {slug for i in changed for slug in tables.slugs[i]}]
-            entries = {i: paper_entry(i, tables) for n in touched for i in people[n].papers}
+            entries = {i: paper_entry(i, tables) for i in {i for n in touched for i in people[n].papers}}
             for n in touched:
                 versions[n] = page_version(people[n], entries)
             state = {"version": authorship.version, "lines": lines, "versions": tuple(versions), "index": previous["index"]}
