@@ -1150,6 +1150,24 @@ def test_an_edit_makes_the_author_page_data_of_its_authors_alone(proj, monkeypat
     assert all("A retitled paper" in (proj / "site" / "authors" / f"{author}.html").read_text(encoding="utf-8") for author in authors)
 
 
+def test_a_phrase_added_to_tags_yml_renders_no_page_again(proj, tmp_path):
+    """A topic's phrases tag the papers `import` adds (ingest/tagging.py), and no page shows them:
+    one added for the next import reads no page again and renders none, where it rendered every one."""
+    from papersite.inputs import papers as papers_module
+    build(options(proj))
+    tags = proj / "content" / "tags.yml"
+    text = tags.read_text(encoding="utf-8")
+    assert "phrases: [" in text
+    tags.write_text(text.replace("phrases: [", "phrases: [a phrase for the next import, ", 1), encoding="utf-8")
+    parsed = []
+    parse = papers_module.parse_page_file
+    with pytest.MonkeyPatch.context() as patching:
+        patching.setattr(papers_module, "parse_page_file", lambda *args: parsed.append(args[-1]) or parse(*args))
+        result = build(options(proj))
+    assert not result.unchanged and result.rendered == 0 and parsed == []
+    assert_same_as_clean(proj, tmp_path)
+
+
 def test_adding_and_editing_authors_yml(proj, tmp_path):
     build(options(proj))
     papers = sorted((proj / "content" / "papers").glob("*.md"))

@@ -27,7 +27,7 @@ from .files import (
     stat_identity,
 )
 from .links import LINK_KINDS, Links, link_problem
-from .taxonomy import load_taxonomy
+from .taxonomy import load_taxonomy, shown_taxonomy
 from .values import date_value, describe, showable, slug_problem, text_list_problem, year_problem
 from .yamlsrc import Located, parse_yaml, unknown_key_message
 
@@ -59,7 +59,7 @@ def load_content(content_dir: Path, report: Report, digests: Mapping[str, bytes]
     """
     if not content_dir.is_dir():
         raise SiteError.at(str(content_dir), None, "content directory not found (pass --content DIR)")
-    taxonomy = load_taxonomy(content_dir / "tags.yml")
+    taxonomy = shown_taxonomy(load_taxonomy(content_dir / "tags.yml"))
     taxonomy_key = fingerprint(taxonomy)
     previous = previous or {}
     digests = digests or {}

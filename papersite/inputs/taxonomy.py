@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from ..errors import Report, SiteError
@@ -79,3 +80,10 @@ def validate_tag(doc: Located, item: object, node, report: Report) -> Tag | None
         return None
     return Tag(item["slug"], showable(item["name"]).strip(), showable(item["description"]).strip(),
                tuple(p.strip().lower() for p in phrases))
+
+
+def shown_taxonomy(taxonomy: Taxonomy) -> Taxonomy:
+    """The taxonomy as the site has it: no tag's phrases, which only tag the papers `import` adds
+    (ingest/tagging.py) and which no page shows. The build keys its papers and every page by the
+    taxonomy: with the phrases in it, a phrase added for the next import rendered every page again."""
+    return replace(taxonomy, tags=tuple(replace(tag, phrases=()) for tag in taxonomy.tags))
