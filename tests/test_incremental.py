@@ -1168,6 +1168,24 @@ def test_a_phrase_added_to_tags_yml_renders_no_page_again(proj, tmp_path):
     assert_same_as_clean(proj, tmp_path)
 
 
+def test_a_topics_description_edited_renders_its_pages_and_the_topic_index_alone(proj, tmp_path):
+    """A topic's description is on its own pages and the topic index; the chrome every page is
+    keyed by holds its name and slug only (it held the whole topic: every page was rendered again)."""
+    build(options(proj))
+    tags = proj / "content" / "tags.yml"
+    text = tags.read_text(encoding="utf-8")
+    slug, description = re.search(r"- slug: (\S+)\n\s+name: .*\n\s+description: (.*)\n", text).groups()
+    tags.write_text(text.replace(description, "A description written again.", 1), encoding="utf-8")
+    before = page_files(proj)
+    result = build(options(proj))
+    after = page_files(proj)
+    rendered = rendered_again(before, after)
+    assert f"tags/{slug}.html" in rendered and "tags/index.html" in rendered
+    assert [path for path in rendered if path != "tags/index.html" and not path.startswith(f"tags/{slug}")] == []
+    assert result.rendered == len(rendered)
+    assert_same_as_clean(proj, tmp_path)
+
+
 def test_adding_and_editing_authors_yml(proj, tmp_path):
     build(options(proj))
     papers = sorted((proj / "content" / "papers").glob("*.md"))

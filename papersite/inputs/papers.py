@@ -60,7 +60,9 @@ def load_content(content_dir: Path, report: Report, digests: Mapping[str, bytes]
     if not content_dir.is_dir():
         raise SiteError.at(str(content_dir), None, "content directory not found (pass --content DIR)")
     taxonomy = shown_taxonomy(load_taxonomy(content_dir / "tags.yml"))
-    taxonomy_key = fingerprint(taxonomy)
+    # What a page is checked against: the topics' slugs. Their names and descriptions are shown by
+    # the pages that show them; in every paper's version, an edit to one rendered every page again.
+    taxonomy_key = fingerprint(tuple(tag.slug for tag in taxonomy.tags))
     previous = previous or {}
     digests = digests or {}
     memo: PaperMemo = {}

@@ -12,14 +12,17 @@ would: names and link targets alike; a paper's title is its HTML, as `|safe` sho
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from markupsafe import Markup
 
 from .. import urls
 from ..enrich.authors import AuthorPaper, Tally
 from ..enrich.people import Credit
-from ..model import Tag
 from .escaping import escape_output as escape
+
+if TYPE_CHECKING:
+    from .plan import NavTag
 
 
 def credit_links(credits: Sequence[Credit], url: Callable[[str], str], limit: int | None = None) -> Markup:
@@ -49,7 +52,7 @@ def paper_byline(credits: Sequence[Credit], url: Callable[[str], str]) -> Markup
                      '<p class="paper-authors">') + credit_links(rest, url) + Markup("</p></details>"))
 
 
-def tag_chips(slugs: Sequence[str], url: Callable[[str], str], tags: Mapping[str, Tag]) -> Markup:
+def tag_chips(slugs: Sequence[str], url: Callable[[str], str], tags: Mapping[str, NavTag]) -> Markup:
     """A paper's topics as chips, each a link to its topic's page (on its page and on each card of a
     listing: an include, with the context Jinja makes for it, cost more than the chips themselves)."""
     if not slugs:
@@ -60,7 +63,7 @@ def tag_chips(slugs: Sequence[str], url: Callable[[str], str], tags: Mapping[str
 
 
 def tally_links(tally: Iterable[Tally], path_of: Callable[[str], str], url: Callable[[str], str], counted: bool = True,
-                tags: Mapping[str, Tag] | None = None) -> Markup:
+                tags: Mapping[str, NavTag] | None = None) -> Markup:
     """A count's items (co-authors, venues, topics), each a link to `path_of(slug)` and, when
     `counted`, followed by its number; with `tags` (a topics' count, which holds slugs only), an
     item's name is its tag's."""
@@ -72,7 +75,7 @@ def tally_links(tally: Iterable[Tally], path_of: Callable[[str], str], url: Call
     return Markup(", ".join(parts))
 
 
-def author_paper_items(papers: Iterable[AuthorPaper], url: Callable[[str], str], tags: Mapping[str, Tag],
+def author_paper_items(papers: Iterable[AuthorPaper], url: Callable[[str], str], tags: Mapping[str, NavTag],
                        linked: bool) -> Markup:
     """An author's papers of one year, an `<li>` each: the title as a link, then its venue and topics,
     themselves links when `linked` (the page of an author of one paper, which has no counts below)."""

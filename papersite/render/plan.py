@@ -74,7 +74,12 @@ class VenueSummary:
 
 @dataclass(frozen=True)
 class NavTag:
-    tag: Tag
+    """A topic as every page may show it: its name and its page. Its description is on its own page
+    and the topic index, in their specs: in the chrome, which keys every page, an edit to it
+    rendered every page again."""
+
+    slug: str
+    name: str
     used: bool             # some paper has it: the sidebar and the search's topic filter offer it
 
 
@@ -90,16 +95,16 @@ class Chrome:
     author_bibtex_files: bool  # each author of several papers has a BibTeX file (urls.author_bibtex_files)
 
     @cached_property
-    def tags_by_slug(self) -> dict[str, Tag]:
-        return {nav.tag.slug: nav.tag for nav in self.tags}
+    def tags_by_slug(self) -> dict[str, NavTag]:
+        return {nav.slug: nav for nav in self.tags}
 
-    def tag(self, slug: str) -> Tag:
+    def tag(self, slug: str) -> NavTag:
         """Called for each topic of every paper page's citation data: a dict, not a scan of the taxonomy."""
         return self.tags_by_slug[slug]
 
 
 def site_chrome(site: Site) -> Chrome:
-    return Chrome(site.config, tuple(NavTag(listing.tag, bool(listing.papers)) for listing in site.tags),
+    return Chrome(site.config, tuple(NavTag(listing.tag.slug, listing.tag.name, bool(listing.papers)) for listing in site.tags),
                   urls.author_bibtex_files(len(site.papers)))
 
 
