@@ -356,32 +356,29 @@ def remove_file(out: Path, rel: str) -> None:
     """Delete a file of `out` (an empty folder, named with a final /), and the folders that leaves
     empty, as a site that never had it would have none (a listing's `page-N.html` folder)."""
     target = os.path.join(out, rel).rstrip("/")
-    try:
-        if rel.endswith("/"):
-            os.rmdir(target)
-        else:
-            os.unlink(target)
-    except FileNotFoundError:
+    if not removed(target, os.rmdir if rel.endswith("/") else os.unlink):
         return
-    except OSError as exc:
-        if exc.errno != errno.ENOTEMPTY:
-            raise
-        return   # a file was put in the empty folder since: a stray the next build deletes
     # Each folder above is removed if empty, and the first that is not ends the climb. Asked of
     # rmdir, not by listing the folder: a listing reads all of it, and removing a proceedings
     # volume at 100,000 papers listed papers/ and authors/ (100,000 and 164,000 files) once
     # for each of their thousands of deleted pages, 174 s of a 232 s build.
     folder = os.path.dirname(target)
-    while folder != str(out):
-        try:
-            os.rmdir(folder)
-        except FileNotFoundError:
-            return
-        except OSError as exc:
-            if exc.errno not in (errno.ENOTEMPTY, errno.EEXIST):
-                raise
-            return
+    while folder != str(out) and removed(folder, os.rmdir):
         folder = os.path.dirname(folder)
+
+
+def removed(path: str, remove: Callable[[str], None]) -> bool:
+    """`remove(path)`; False when there is nothing there, or a folder that is not empty (it holds
+    other files, or a file was put in it since: a stray the next build deletes)."""
+    try:
+        remove(path)
+    except FileNotFoundError:
+        return False
+    except OSError as exc:
+        if exc.errno not in (errno.ENOTEMPTY, errno.EEXIST):
+            raise
+        return False
+    return True
 
 
 def copy_plan(copies: list[tuple[Path, str]]) -> dict[str, Path]:
