@@ -7,6 +7,8 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from threadpoolctl import threadpool_limits
+
 from conftest import REPO, axe_violations, build_args, make_project
 from support.linkcheck import check_site
 
@@ -121,9 +123,12 @@ def synthetic_pages(count: int, tags: tuple[str, ...]) -> list[PaperPage]:
 
 
 def build_topic_map(pages, taxonomy) -> topicmap.TopicMap:
-    """The map as a build lays it out afresh: the pages' TF-IDF vectors projected, placed by first tag."""
-    terms = weigh_terms(page_texts(pages))[0]
-    return topicmap.layout_map(pages, project_2d(terms, [p.paper.id for p in pages])[0], taxonomy, terms)
+    """The map as a build lays it out afresh: the pages' TF-IDF vectors projected, placed by first tag,
+    with one BLAS thread as the build has it (stages.py): with more, the summation order, and so
+    the points' last digits, may differ from one layout to the next."""
+    with threadpool_limits(limits=1, user_api="blas"):
+        terms = weigh_terms(page_texts(pages))[0]
+        return topicmap.layout_map(pages, project_2d(terms, [p.paper.id for p in pages])[0], taxonomy, terms)
 
 
 def render(specs, site: Site) -> dict[str, str]:
