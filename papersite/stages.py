@@ -90,7 +90,7 @@ def run_all(options: BuildOptions, config: SiteConfig | None, report: Report, ca
             authorship, new["authors"] = identifying.result(report)
         report.raise_errors()
         with clock("listings and author pages"):
-            site = list_site(config, taxonomy, paper_pages(papers, texts, authorship.credits))
+            site = list_site(config, taxonomy, paper_pages(papers, texts, authorship))
             keys = bibtex_keys(papers)
             # Search and the exports need the papers' texts and their people, not the author pages,
             # the related papers or the pages: a worker makes them meanwhile (and writes them), with

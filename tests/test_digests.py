@@ -14,8 +14,8 @@ import pytest
 
 from papersite.digests import Fingerprints, Unfingerprintable, fingerprint, leaf
 from papersite.enrich.authors import IndexEntry, letter_version
-from papersite.enrich.listings import paper_page
-from papersite.enrich.people import Credit
+from papersite.enrich.listings import paper_page, paper_pages
+from papersite.enrich.people import Authorship, Credit
 from papersite.enrich.related import RelatedLink, RelatedList, link_version
 from papersite.enrich.texts import PaperText
 from papersite.model import Paper
@@ -80,8 +80,19 @@ def test_a_paper_pages_version_changes_with_everything_it_is_made_from():
     versions = [page.version for page in variants]
     assert base not in versions
     assert len(set(versions)) == len(versions)
-    # A field added to Credit must be added to paper_page's version (and here).
+    # A field added to Credit must be added to its byline_version (and here).
     assert [f.name for f in fields(Credit)] == ["name", "slug"]
+
+
+def test_a_paper_pages_version_is_the_same_from_the_bylines_the_people_keep():
+    # A build takes each paper's byline from its Authorship, taken once when the people were
+    # identified and kept in the cache; the dev server's preview takes it from the credits.
+    credits = (CREDITS, (Credit("Bo Chen", "bo-chen"), Credit("?", None)), ())
+    texts = [make_text(b"t" + bytes([i])) for i in range(3)]
+    pages = paper_pages(PAPERS, texts, Authorship(credits, (), ()))
+    assert [page.credits for page in pages] == list(credits)
+    assert [page.version for page in pages] == [paper_page(PAPERS, i, texts[i], credits[i]).version for i in range(3)]
+    assert len({page.version for page in pages}) == 3
 
 
 def test_without_its_inputs_versions_a_paper_page_is_digested_by_content():

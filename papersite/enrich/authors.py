@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ..digests import leaf
-from .people import Authorship, Credit, Person
+from .people import Authorship, Person
 
 
 @dataclass(frozen=True)
@@ -49,7 +49,7 @@ class AuthorTables:
     slugs of its people, and the people in index order."""
 
     lines: tuple[Line, ...]                   # every paper, in site order
-    slugs: tuple[tuple[str, ...], ...]        # each paper's people, each once (`paper_slugs`)
+    slugs: tuple[tuple[str, ...], ...]        # each paper's people, each once (Authorship.paper_people)
     people: tuple[Person, ...]                # by family name (the index's order)
     order: dict[str, int]                     # a slug's position in `people`
 
@@ -135,7 +135,7 @@ def author_pages(authorship: Authorship, lines: Sequence[Line], previous: dict |
     people = authorship.people
     # Co-authors with as many shared papers are listed as the index lists them.
     order = {person.slug: n for n, person in enumerate(people)}
-    tables = AuthorTables(lines, tuple(paper_slugs(credits) for credits in authorship.credits), people, order)
+    tables = AuthorTables(lines, authorship.paper_people, people, order)
     if previous and previous["version"] == authorship.version and len(previous["lines"]) == len(lines):
         changed = [i for i, (old, new) in enumerate(zip(previous["lines"], lines)) if old != new]
         if not changed:
@@ -153,11 +153,6 @@ def author_pages(authorship: Authorship, lines: Sequence[Line], previous: dict |
         state = {"version": authorship.version, "lines": lines, "versions": versions, "index": index_letters(people)}
     pages = tuple(AuthorPage(person, tables, version) for person, version in zip(people, state["versions"]))
     return Authors(pages, state["index"]), state
-
-
-def paper_slugs(credits: Sequence[Credit]) -> tuple[str, ...]:
-    """The slugs of a paper's people, each once."""
-    return tuple(dict.fromkeys(credit.slug for credit in credits if credit.slug is not None))
 
 
 def papers_by_year(person: Person,

@@ -7,11 +7,11 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
-from ..digests import digest, leaf
+from ..digests import digest
 from ..model import Paper, SiteConfig, Tag, Taxonomy
 from ..text.fold import ascii_words
 from .authors import AuthorPage, IndexLetter, Line, author_pages
-from .people import Authorship, Credit, Redirect
+from .people import Authorship, Credit, Redirect, byline_version
 from .texts import PaperText, abstract_markup
 
 WORDS_PER_MINUTE = 200
@@ -95,9 +95,12 @@ class TagBar:
     percent: float      # of the largest tag, for the bar width
 
 
-def paper_pages(papers: Sequence[Paper], texts: Sequence[PaperText], credits: Sequence[tuple[Credit, ...]] = ()) -> tuple[PaperPage, ...]:
-    """Each paper with its texts, its authors (`credits`, in site order, when known) and its neighbours in site order."""
-    return tuple(paper_page(papers, i, text, credits[i] if credits else ()) for i, text in enumerate(texts))
+def paper_pages(papers: Sequence[Paper], texts: Sequence[PaperText], authorship: Authorship | None = None) -> tuple[PaperPage, ...]:
+    """Each paper with its texts, its authors (from `authorship`, when known) and its neighbours in site order."""
+    if authorship is None:
+        return tuple(paper_page(papers, i, text, ()) for i, text in enumerate(texts))
+    return tuple(paper_page(papers, i, text, credits, byline)
+                 for i, (text, credits, byline) in enumerate(zip(texts, authorship.credits, authorship.bylines)))
 
 
 def list_site(config: SiteConfig, taxonomy: Taxonomy, pages: Sequence[PaperPage]) -> Site:
@@ -148,22 +151,23 @@ def paper_line(page: PaperPage, venue_slugs: dict[str, str]) -> Line:
     return paper.slug, page.title_html, paper.venue, venue_slugs[paper.venue], paper.year, paper.tags
 
 
-def paper_page(papers: Sequence[Paper], i: int, text: PaperText, credits: tuple[Credit, ...]) -> PaperPage:
+def paper_page(papers: Sequence[Paper], i: int, text: PaperText, credits: tuple[Credit, ...],
+               byline: bytes | None = None) -> PaperPage:
     """The page data of papers[i], between its neighbours in site order."""
     return page_between(papers[i], text, credits, papers[i - 1].slug if i > 0 else None,
-                        papers[i + 1].slug if i + 1 < len(papers) else None)
+                        papers[i + 1].slug if i + 1 < len(papers) else None, byline)
 
 
 def page_between(paper: Paper, text: PaperText, credits: tuple[Credit, ...], prev_slug: str | None,
-                 next_slug: str | None) -> PaperPage:
+                 next_slug: str | None, byline: bytes | None = None) -> PaperPage:
     """A paper's page data. Made from nothing but the Paper, its texts, its credits and its
-    neighbours' slugs, which is what its version digests."""
+    neighbours' slugs, which is what its version digests (`byline`: the credits' byline_version,
+    when the caller has it)."""
     version = b""
     if paper.version and text.version:
-        # The credits as plain tuples, which pickle in C (dataclasses pickle through Python: twice the
-        # cost over every paper of an edit; tests/test_digests.py checks no field of Credit is missed).
-        named = tuple((credit.name, credit.slug) for credit in credits)
-        version = digest(b"".join((paper.version, text.version, leaf((named, prev_slug, next_slug)))))
+        # A slug is a file's name: it holds no NUL, and is never empty (no neighbour).
+        neighbours = f"{prev_slug or ''}\0{next_slug or ''}".encode()
+        version = digest(b"".join((paper.version, text.version, byline_version(credits) if byline is None else byline, neighbours)))
     return PaperPage(
         paper=paper,
         title_html=text.title_html,

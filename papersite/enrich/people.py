@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import pickle
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 
 from .. import workers
-from ..digests import fingerprint
+from ..digests import fingerprint, leaf
 from ..errors import Report
 from ..inputs.names import index_letter, index_name, name_key, name_slug, shown_name, sort_key
 from ..model import Paper, PersonEntry
@@ -55,6 +55,25 @@ class Authorship:
     people: tuple[Person, ...]                # by family name (inputs/names.py sort_key)
     redirects: tuple[Redirect, ...]           # by old slug
     version: bytes = b""                      # the digest of what it was made from
+    # Taken from `credits` once, when the people are identified, and kept with them: an edit build
+    # needs both for every paper, and at 100,000 papers taking them again was 0.8 s of each edit.
+    bylines: tuple[bytes, ...] = field(init=False, repr=False, compare=False)            # byline_version of each paper's
+    paper_people: tuple[tuple[str, ...], ...] = field(init=False, repr=False, compare=False)   # each paper's people's slugs, each once
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "bylines", tuple(byline_version(credits) for credits in self.credits))
+        object.__setattr__(self, "paper_people", tuple(paper_slugs(credits) for credits in self.credits))
+
+
+def byline_version(credits: Sequence[Credit]) -> bytes:
+    """The digest of a paper's authors as its page and the listings show them: names and pages.
+    Made of plain tuples, which pickle in C (dataclasses pickle through Python: twice the cost)."""
+    return leaf(tuple((credit.name, credit.slug) for credit in credits))
+
+
+def paper_slugs(credits: Sequence[Credit]) -> tuple[str, ...]:
+    """The slugs of a paper's people, each once."""
+    return tuple(dict.fromkeys(credit.slug for credit in credits if credit.slug is not None))
 
 
 # Each spelling of a name read before: (as shown, key, the key's slug, and the spelling's sort key,
