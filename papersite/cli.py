@@ -8,7 +8,7 @@ import logging
 import sys
 from pathlib import Path
 
-from .errors import Report, SiteError
+from .errors import LISTED_OF_A_KIND, Report, SiteError, fold_kinds, in_line_order
 from .ingest.formats import FORMAT_LABELS
 from .inputs.values import year_problem
 from .output import InterruptedAfterCommit
@@ -113,6 +113,8 @@ def add_build_options(parser: argparse.ArgumentParser, out: Path) -> None:
     parser.add_argument("--out", type=Path, default=out, help=f"output directory (default: {out})")
     parser.add_argument("--base-url", help="absolute URL the site is served from; enables sitemap, feed and canonical links")
     parser.add_argument("--strict", action="store_true", help="treat warnings as errors")
+    parser.add_argument("--all-warnings", action="store_true",
+                        help=f"list every warning (by default, of a kind a note sums up, such as unknown LaTeX commands, the first {LISTED_OF_A_KIND})")
     parser.add_argument("--clean", action="store_true",
                         help="ignore the build cache and render everything (a fresh cache is still written)")
     parser.add_argument("--jobs", type=worker_count, metavar="N",
@@ -131,8 +133,18 @@ def build_options(args: argparse.Namespace) -> BuildOptions:
 
 def print_problems(problems, kind: str = "error") -> None:
     """Each file's problems in the order of its lines, as a compiler lists them."""
-    for problem in sorted(problems, key=lambda p: (str(p.path), p.line or 0)):
+    for problem in in_line_order(problems):
         print(f"{problem}" if kind == "error" else f"{problem.path}{':' + str(problem.line) if problem.line else ''}: {kind}: {problem.message}",
+              file=sys.stderr)
+
+
+def print_warnings(warnings, all_warnings: bool, command: str) -> None:
+    """The warnings, but for the kinds a note sums up, of which an anthology gives thousands at every
+    build (one a formula): their first few, and how many more (`--all-warnings` lists them all)."""
+    listed, left = fold_kinds(warnings, None if all_warnings else LISTED_OF_A_KIND)
+    print_problems(listed, "warning")
+    for kind, count in left.items():
+        print(f"{command}: {count} more {kind} warnings not listed (the note below sums them up; --all-warnings lists each)",
               file=sys.stderr)
 
 
@@ -140,7 +152,7 @@ def run_build(args: argparse.Namespace, keep: list | None = None) -> int:
     result = build(build_options(args), Progress(), on_wait=lambda: print(
         f"build: another build into {args.out} is running; waiting for it to finish", file=sys.stderr, flush=True),
         keep=keep)
-    print_problems(result.warnings, "warning")
+    print_warnings(result.warnings, args.all_warnings, "build")
     print_problems(result.notes, "note")
     done = f"up to date in {args.out}, nothing changed," if result.unchanged else f"written to {args.out}"
     print(f"build: {result.pages} pages ({result.files} files) {done} "
@@ -200,7 +212,8 @@ def main(argv: list[str] | None = None, keep: list | None = None) -> int:
         if args.command == "serve":
             from .dev.serve import run_serve
 
-            return run_serve(build_options(args), args.port, explicit_base_url=args.base_url is not None)
+            return run_serve(build_options(args), args.port, explicit_base_url=args.base_url is not None,
+                             all_warnings=args.all_warnings)
         return run_build(args, keep)
     except SiteError as err:
         print_problems(err.problems)

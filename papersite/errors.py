@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+
+# A kind of warning a build gives by the thousand at an anthology's size (one a formula), which a
+# note at its end sums up (enrich/texts.py unknown_commands_note): the terminal lists a few (`fold_kinds`).
+UNKNOWN_COMMAND = "unknown LaTeX command"
+LISTED_OF_A_KIND = 20
 
 
 @dataclass(frozen=True)
@@ -12,6 +18,7 @@ class Problem:
     path: str
     line: int | None
     message: str
+    kind: str = ""   # a warning's kind, for those a build can give thousands of (UNKNOWN_COMMAND)
 
     def __str__(self) -> str:
         where = f"{self.path}:{self.line}" if self.line else self.path
@@ -40,8 +47,8 @@ class Report:
     def error(self, path, line: int | None, message: str) -> None:
         self.errors.append(Problem(str(path), line, message))
 
-    def warn(self, path, line: int | None, message: str) -> None:
-        self.warnings.append(Problem(str(path), line, message))
+    def warn(self, path, line: int | None, message: str, kind: str = "") -> None:
+        self.warnings.append(Problem(str(path), line, message, kind))
 
     def absorb(self, err: SiteError) -> None:
         self.errors.extend(err.problems)
@@ -49,3 +56,22 @@ class Report:
     def raise_errors(self) -> None:
         if self.errors:
             raise SiteError(self.errors)
+
+
+def in_line_order(problems: Sequence[Problem]) -> list[Problem]:
+    """Each file's problems in the order of its lines, as a compiler lists them."""
+    return sorted(problems, key=lambda p: (str(p.path), p.line or 0))
+
+
+def fold_kinds(problems: Sequence[Problem], limit: int | None = LISTED_OF_A_KIND) -> tuple[list[Problem], dict[str, int]]:
+    """`problems` in line order, but for those of a kind (Problem.kind) only the first `limit`
+    (None: all); and how many of each kind were left out."""
+    listed: list[Problem] = []
+    seen: dict[str, int] = {}
+    for problem in in_line_order(problems):
+        if problem.kind and limit is not None:
+            seen[problem.kind] = seen.get(problem.kind, 0) + 1
+            if seen[problem.kind] > limit:
+                continue
+        listed.append(problem)
+    return listed, {kind: count - limit for kind, count in seen.items() if count > limit}

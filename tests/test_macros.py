@@ -7,6 +7,7 @@ import re
 import pytest
 from conftest import build_args, make_project, paper_text
 
+from papersite.errors import LISTED_OF_A_KIND
 from papersite.text.macros import (
     MacroError,
     expand_in_math,
@@ -149,3 +150,24 @@ def test_a_hostile_definition_stays_inert(tmp_path, cli):
     # Escaped wherever it lands: MathML, code, the description's text; never markup, never a link.
     assert "<script>alert" not in html and "<img" not in html and not re.search(r"(href|src)=\"?javascript:", html)
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html and "<mi>i</mi><mi>m</mi><mi>g</mi>" in html
+
+
+def test_a_build_lists_the_first_of_many_unknown_commands_and_counts_the_rest(tmp_path, cli):
+    # An anthology gives thousands of these at every build, one a formula, which the note sums up:
+    # the first LISTED_OF_A_KIND are listed, in line order, and the rest counted; other warnings all.
+    pages = {f"p{n:02}.md": paper_text(id=f"m-{n}", slug=f"paper-{n:02}", title=f"Paper {n}", body=f"We bound $\\cA_{n}$ here.")
+             for n in range(LISTED_OF_A_KIND + 5)}
+    pages["twice.md"] = paper_text(id="m-twice", slug="twice", title="Twice", authors="[Ada Lovelace, Ada Lovelace]", body="Plain.")
+    root = make_project(tmp_path, pages)
+    expected = [f"p{n:02}.md:13: warning: unknown LaTeX command \\cA" for n in range(LISTED_OF_A_KIND)]
+    for _ in range(2):   # a first build, then one that finds nothing changed (its warnings from the cache)
+        result = cli(*build_args(root))
+        assert result.code == 0
+        unknown = [line.split("/papers/")[1] for line in result.err.splitlines() if "warning: unknown LaTeX command" in line]
+        assert [line[:len(expected[0])] for line in unknown] == expected
+        assert "/papers/twice.md:10: warning: 'authors' lists 'Ada Lovelace' twice" in result.err
+        folded = "build: 5 more unknown LaTeX command warnings not listed (the note below sums them up; --all-warnings lists each)\n"
+        assert folded in result.err and result.err.index(folded) < result.err.index("site.yml: note: 1 unknown LaTeX command in 25 papers")
+        assert f"with {LISTED_OF_A_KIND + 6} warnings" in result.out
+    result = cli(*build_args(root, "--all-warnings"))
+    assert result.err.count("warning: unknown LaTeX command") == LISTED_OF_A_KIND + 5 and "not listed" not in result.err

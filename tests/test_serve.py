@@ -21,6 +21,7 @@ from playwright.sync_api import expect
 
 from conftest import REPO, make_project, paper_text
 from papersite.dev.watch import snapshot
+from papersite.errors import LISTED_OF_A_KIND
 
 WAIT = 30.0   # upper bound for any one thing to happen; the loop returns as soon as it does
 
@@ -187,6 +188,15 @@ def test_each_warning_is_printed_by_the_build_that_first_has_it(served):
         paper_text(id="test-0002", slug="second-paper", title="Another edit, elsewhere"), encoding="utf-8")
     wait_for(lambda: any("with 1 warning (1 shown before) in" in line for line in served.out), "the next rebuild")
     assert sum(warning in line for line in served.err) == 1   # not repeated
+
+
+def test_of_many_unknown_commands_it_lists_the_first_and_counts_the_rest(served):
+    formulas = " ".join(f"$\\cA_{{{n}}}$" for n in range(LISTED_OF_A_KIND + 5))
+    (served.root / "content" / "papers" / "a.md").write_text(paper_text(body=f"We bound {formulas} here."), encoding="utf-8")
+    wait_for(lambda: any(f"with {LISTED_OF_A_KIND + 5} warnings in" in line for line in served.out), "the rebuild")
+    wait_for(lambda: any("serve: 5 more unknown LaTeX command warnings not listed (--all-warnings lists each)" in line
+                         for line in served.err), "the count of the rest")
+    assert sum("warning: unknown LaTeX command \\cA" in line for line in served.err) == LISTED_OF_A_KIND
 
 
 def test_the_site_it_serves_is_not_the_one_published(tmp_path):

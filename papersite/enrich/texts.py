@@ -14,7 +14,7 @@ from typing import Callable
 
 from .. import workers
 from ..digests import digest, fingerprint, text_digest
-from ..errors import Problem, Report
+from ..errors import UNKNOWN_COMMAND, Problem, Report
 from ..model import Paper
 from ..text.macros import Macros, MacroTable, expand_in_math, macro_table
 from ..text.markdown import MarkdownRenderer, one_line
@@ -92,11 +92,16 @@ def render_texts(papers: list[Paper], report: Report, jobs: int = 1, previous: T
         memo[key] = converted
         text, title_warnings, body_warnings = converted
         for message in title_warnings:
-            report.warn(paper.path, None, TITLE_PREFIX + message)
+            report.warn(paper.path, None, TITLE_PREFIX + message, warning_kind(message))
         for message in body_warnings:
-            report.warn(paper.path, locate_in_body(paper, message), message)
+            report.warn(paper.path, locate_in_body(paper, message), message, warning_kind(message))
         texts.append(text)
     return texts, memo
+
+
+def warning_kind(message: str) -> str:
+    """A formula's warning's kind (Problem.kind): that of an unknown command, or none."""
+    return UNKNOWN_COMMAND if unknown_command_in(message) else ""
 
 
 # How many of the unknown commands the build's note names, most frequent first.
