@@ -7,7 +7,8 @@ import re
 import pytest
 import yaml
 
-from papersite.ingest.pagetext import import_state, scan_pages, signed_page
+from papersite.ingest import pagetext
+from papersite.ingest.pagetext import import_state, read_page, scan_pages, signed_page
 
 FRONT = {"id": "icml2024-a", "slug": "graph-transformers", "title": "Graph Transformers", "title_source": "given",
          "venue": "ICML", "year": 2024, "tags": ["graph-learning"], "code": [], "authors": ["Ada Lovelace"],
@@ -53,6 +54,23 @@ def test_the_pages_an_import_finds_are_those_the_build_reads_each_as_yaml_reads_
     (papers / ".draft.md").write_text(signed_page({**FRONT, "id": "draft"}, "A draft."), encoding="utf-8")
     found = scan_pages(papers)
     assert [page.path.name for page in found] == ["by-hand.md", "graph-transformers.md"]
-    assert found[0].front == yaml.safe_load(by_hand) and found[0].state == "unrecorded"
-    signed = found[1].text.split("---\n")[1]
-    assert found[1].front == yaml.safe_load(signed) and found[1].state == "unedited" and found[1].id == "icml2024-a"
+    front, _ = read_page(found[0].path)
+    assert front == yaml.safe_load(by_hand) and found[0].state == "unrecorded"
+    front, text = read_page(found[1].path)
+    assert front == yaml.safe_load(text.split("---\n")[1]) and found[1].state == "unedited" and found[1].id == "icml2024-a"
+    assert found[1].identities and found[1].names == ("graph-transformers", FRONT["slug"], *FRONT.get("aliases", ()))
+
+
+def test_pages_read_on_workers_are_those_read_in_one_process(tmp_path, monkeypatch):
+    # A large site's pages are read on workers (at 100,000 pages the reading was most of an import).
+    papers = tmp_path / "papers"
+    papers.mkdir()
+    for n in range(12):
+        front = {**FRONT, "id": f"icml2024-{n}", "slug": f"paper-{n}", "title": f"Paper {n} on graphs"}
+        (papers / f"paper-{n}.md").write_text(signed_page(front, f"Abstract {n}."), encoding="utf-8")
+    (papers / "paper-5.md").write_text((papers / "paper-5.md").read_text(encoding="utf-8") + "Edited.\n", encoding="utf-8")
+    (papers / "broken.md").write_text("---\nid: [unclosed\n---\nBody.\n", encoding="utf-8")
+    alone = scan_pages(papers, jobs=1)
+    monkeypatch.setattr(pagetext, "PARALLEL_PAGES", 2)
+    assert scan_pages(papers, jobs=2) == alone
+    assert [page.state for page in alone].count("unedited") == 11 and alone[0].id == "file:broken.md"

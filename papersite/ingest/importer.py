@@ -35,9 +35,10 @@ from ..locks import exclusive
 from ..model import Taxonomy
 from ..text.bounds import bounds_problem
 from ..text.markdown import trim_url
+from ..workers import resolve_jobs
 from .identity import describe, identities, title_key
 from .latex import latex_to_markdown
-from .pagetext import ExistingPage, scan_pages, signed_page
+from .pagetext import ExistingPage, read_page, scan_pages, signed_page
 from .records import Defaults, RawRecord
 from .slugs import derive_slug, unique_slug
 from .sources import read_source
@@ -131,7 +132,7 @@ def plan_import(records: list[RawRecord], papers_dir: Path, taxonomy: Taxonomy, 
                 report: Report, shown: str, day: datetime.date) -> tuple[list[PageWrite], ImportSummary]:
     """Decide every page before writing any: new pages get fresh unique slugs and `day` as the day
     they were added, existing ones keep theirs."""
-    pages = scan_pages(papers_dir)
+    pages = scan_pages(papers_dir, resolve_jobs(None))
     by_id = {page.id: page for page in pages}
     by_identity: dict[str, ExistingPage] = {}
     for page in pages:
@@ -185,9 +186,10 @@ def plan_import(records: list[RawRecord], papers_dir: Path, taxonomy: Taxonomy, 
         if (problem := unbuildable(text)) is not None:
             report.error(shown, record.line, problem)
             continue
+        front, current = read_page(match.path) if match is not None else ({}, "")
         if match is not None and mode == "update":
-            page = refreshed_page(match.front, record, text)
-            if page == match.text:
+            page = refreshed_page(front, record, text)
+            if page == current:
                 summary.unchanged.append(match.id)
             else:
                 summary.updated.append(match.id)
@@ -195,7 +197,7 @@ def plan_import(records: list[RawRecord], papers_dir: Path, taxonomy: Taxonomy, 
         elif match is not None:
             summary.replaced.append(match.id)
             # Its URLs stay: the slug and the aliases that redirect old links to it.
-            writes.append(PageWrite(match.path, make_page(record, text, match.id, match.slug, taxonomy, kept_day(match.front, record), match.aliases),
+            writes.append(PageWrite(match.path, make_page(record, text, match.id, match.slug, taxonomy, kept_day(front, record), match.aliases),
                                     False, match.id))
         else:
             slug = unique_slug(derive_slug(text.title, text.method), taken)

@@ -12,10 +12,12 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 import yaml
 
+from .. import workers
 from ..digests import digest
 from ..errors import SiteError
 from ..inputs.files import read_text
@@ -61,8 +63,8 @@ class ExistingPage:
     aliases: tuple[str, ...]        # its old slugs, which redirect to it: kept by --force
     identities: tuple[str, ...]
     state: str                      # import_state of its text
-    front: dict                     # its front matter, for --update to refresh (when unedited)
-    text: str                       # its text, for --update to tell whether the refresh changes it
+    # Its front matter and text are read again where a page is rewritten (read_page): an import
+    # into a large site holds, and its workers send back, only these fields of each page.
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -70,38 +72,49 @@ class ExistingPage:
         return (self.path.stem, self.slug, *self.aliases)
 
 
-def scan_pages(papers_dir: Path) -> list[ExistingPage]:
-    """Every page, whatever state it is in: one the build would reject still holds its id and its URL."""
-    pages = []
+# From this many pages on, an import reads them on workers: at 100,000 pages, reading them was
+# most of an import of a volume (bench/README.md).
+PARALLEL_PAGES = 5_000
+
+
+def scan_pages(papers_dir: Path, jobs: int = 1) -> list[ExistingPage]:
+    """Every page, whatever state it is in: one the build would reject still holds its id and its
+    URL. Read on `jobs` workers when there are many."""
     # The page files the build reads (inputs/papers.py is_page_name), sorted as names: sorting
     # 100,000 Paths compares their parts in Python.
     names = sorted(filter(is_page_name, os.listdir(papers_dir))) if papers_dir.is_dir() else []
-    for path in map(papers_dir.joinpath, names):
-        try:
-            text = read_text(path)
-            front_text, _, _ = split_front_matter(text, str(path))
-            # The forms this module writes, read as the build reads them (inputs/plainyaml.py):
-            # with a YAML parser for each page, an import of 2,000 papers into a 100,000-paper
-            # site took 23 s, 14 s so.
-            data = read_simple(front_text)
-            if data is None:
-                data = yaml.load(front_text, Loader=FastLoader or SlowLoader)
-        except (SiteError, yaml.YAMLError):
-            text, data = "", None
-        data = data if isinstance(data, dict) else {}
-        slug = data.get("slug") if isinstance(data.get("slug"), str) and SLUG_RE.match(data["slug"]) else path.stem
-        aliases = [a for a in data.get("aliases") or [] if isinstance(a, str)] if isinstance(data.get("aliases"), list) else []
-        pages.append(ExistingPage(
-            path=path,
-            id=str(data.get("id") or f"file:{path.name}"),
-            slug=slug,
-            aliases=tuple(aliases),
-            identities=page_identities(data),
-            state=import_state(text) if text else "unrecorded",
-            front=data,
-            text=text,
-        ))
-    return pages
+    return workers.ordered_map(partial(scan_page, papers_dir), names, jobs, min_items=PARALLEL_PAGES)
+
+
+def scan_page(papers_dir: Path, name: str) -> ExistingPage:
+    path = papers_dir / name
+    data, text = read_page(path)
+    slug = data.get("slug") if isinstance(data.get("slug"), str) and SLUG_RE.match(data["slug"]) else path.stem
+    aliases = [a for a in data.get("aliases") or [] if isinstance(a, str)] if isinstance(data.get("aliases"), list) else []
+    return ExistingPage(
+        path=path,
+        id=str(data.get("id") or f"file:{path.name}"),
+        slug=slug,
+        aliases=tuple(aliases),
+        identities=page_identities(data),
+        state=import_state(text) if text else "unrecorded",
+    )
+
+
+def read_page(path: Path) -> tuple[dict, str]:
+    """A page's front matter and its text; ({}, "") for one that cannot be read or parsed."""
+    try:
+        text = read_text(path)
+        front_text, _, _ = split_front_matter(text, str(path))
+        # The forms this module writes, read as the build reads them (inputs/plainyaml.py):
+        # with a YAML parser for each page, an import of 2,000 papers into a 100,000-paper
+        # site took 23 s, 14 s so.
+        data = read_simple(front_text)
+        if data is None:
+            data = yaml.load(front_text, Loader=FastLoader or SlowLoader)
+    except (SiteError, yaml.YAMLError):
+        return {}, ""
+    return data if isinstance(data, dict) else {}, text
 
 
 def page_identities(data: dict) -> tuple[str, ...]:
