@@ -7,6 +7,7 @@ import json
 import pytest
 
 from conftest import build_args, make_project
+from papersite.ingest import importer
 from papersite.ingest.pagetext import import_state, signed_page
 from support.imported import pages_by_title, read_page
 
@@ -56,6 +57,26 @@ def test_update_refreshes_an_unedited_page_and_keeps_an_edited_one(imported, cli
     again = cli("import", source, "--content", content, "--update")
     assert "import: 0 added, 0 updated, 1 unchanged, 1 kept (edited since import)" in again.out
     assert cli(*build_args(content.parent)).code == 0
+
+
+def test_update_keeps_an_edit_saved_after_the_pages_were_read(imported, cli, monkeypatch):
+    # The pages are read first (on workers, in a large site), and each is read again where it may be
+    # rewritten: a person's edit saved in between is kept, not refreshed over.
+    content, source = imported
+    bandits = pages_by_title(content)["Bandits in the Wild"]["path"]
+    edited = bandits.read_text().replace("We study bandits", "We (a person, meanwhile) study bandits")
+    listed = importer.scan_pages
+
+    def scan_then_edit(*args):
+        pages = listed(*args)
+        bandits.write_text(edited)
+        return pages
+
+    monkeypatch.setattr(importer, "scan_pages", scan_then_edit)
+    write_jsonl(source, [RECORDS[0], {**RECORDS[1], "abstract": "A new abstract the source gives."}])
+    result = cli("import", source, "--content", content, "--update")
+    assert "import: 0 added, 0 updated, 1 unchanged, 1 kept (edited since import)" in result.out
+    assert bandits.read_text() == edited
 
 
 def test_update_keeps_a_page_written_by_hand_and_adds_new_papers(imported, cli):

@@ -38,7 +38,7 @@ from ..text.markdown import trim_url
 from ..workers import resolve_jobs
 from .identity import describe, identities, title_key
 from .latex import latex_to_markdown
-from .pagetext import ExistingPage, read_page, scan_pages, signed_page
+from .pagetext import ExistingPage, import_state, read_page, scan_pages, signed_page
 from .records import Defaults, RawRecord
 from .slugs import derive_slug, unique_slug
 from .sources import read_source
@@ -177,8 +177,12 @@ def plan_import(records: list[RawRecord], papers_dir: Path, taxonomy: Taxonomy, 
             if shared:
                 summary.notes.append(Problem(shown, record.line, f"skipped: already imported as {match.path} ({describe(shared)})"))
             continue
-        if match is not None and mode == "update" and match.state != "unedited":
-            why = "edited since it was imported" if match.state == "edited" else "it has no import digest (written by hand)"
+        # A page is read again where it may be rewritten, as it is now: an edit saved since the pages
+        # were listed is not lost.
+        front, current = read_page(match.path) if match is not None else ({}, "")
+        state = import_state(current) if current else "unrecorded"
+        if match is not None and mode == "update" and state != "unedited":
+            why = "edited since it was imported" if state == "edited" else "it has no import digest (written by hand)"
             summary.kept.append(match.id)
             summary.notes.append(Problem(str(match.path), None, f"kept as it is: {why}"))
             continue
@@ -186,7 +190,6 @@ def plan_import(records: list[RawRecord], papers_dir: Path, taxonomy: Taxonomy, 
         if (problem := unbuildable(text)) is not None:
             report.error(shown, record.line, problem)
             continue
-        front, current = read_page(match.path) if match is not None else ({}, "")
         if match is not None and mode == "update":
             page = refreshed_page(front, record, text)
             if page == current:

@@ -62,9 +62,8 @@ class ExistingPage:
     slug: str
     aliases: tuple[str, ...]        # its old slugs, which redirect to it: kept by --force
     identities: tuple[str, ...]
-    state: str                      # import_state of its text
-    # Its front matter and text are read again where a page is rewritten (read_page): an import
-    # into a large site holds, and its workers send back, only these fields of each page.
+    # Its front matter, text and import state are read where the page may be rewritten (read_page):
+    # an import into a large site holds, and its workers send back, only these fields of each page.
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -88,7 +87,7 @@ def scan_pages(papers_dir: Path, jobs: int = 1) -> list[ExistingPage]:
 
 def scan_page(papers_dir: Path, name: str) -> ExistingPage:
     path = papers_dir / name
-    data, text = read_page(path)
+    data, _ = read_page(path)
     slug = data.get("slug") if isinstance(data.get("slug"), str) and SLUG_RE.match(data["slug"]) else path.stem
     aliases = [a for a in data.get("aliases") or [] if isinstance(a, str)] if isinstance(data.get("aliases"), list) else []
     return ExistingPage(
@@ -97,7 +96,6 @@ def scan_page(papers_dir: Path, name: str) -> ExistingPage:
         slug=slug,
         aliases=tuple(aliases),
         identities=page_identities(data),
-        state=import_state(text) if text else "unrecorded",
     )
 
 
