@@ -57,8 +57,8 @@ class Authorship:
     version: bytes = b""                      # the digest of what it was made from
     # Taken from `credits` once, when the people are identified, and kept with them: an edit build
     # needs both for every paper, and at 100,000 papers taking them again was 0.8 s of each edit.
-    bylines: tuple[bytes, ...] = field(init=False, repr=False, compare=False)            # byline_version of each paper's
-    paper_people: tuple[tuple[str, ...], ...] = field(init=False, repr=False, compare=False)   # each paper's people's slugs, each once
+    bylines: tuple[bytes, ...] = field(init=False, repr=False, compare=False)            # each paper's byline_version
+    paper_people: tuple[tuple[str, ...], ...] = field(init=False, repr=False, compare=False)   # each paper's paper_slugs
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "bylines", tuple(byline_version(credits) for credits in self.credits))
