@@ -8,7 +8,7 @@ import logging
 import sys
 from pathlib import Path
 
-from .errors import LISTED_OF_A_KIND, Report, SiteError, fold_kinds, in_line_order
+from .errors import LISTED_OF_A_KIND, Report, SiteError, in_line_order, problem_line, warning_lines
 from .ingest.formats import FORMAT_LABELS
 from .inputs.values import year_problem
 from .output import InterruptedAfterCommit
@@ -134,25 +134,15 @@ def build_options(args: argparse.Namespace) -> BuildOptions:
 def print_problems(problems, kind: str = "error") -> None:
     """Each file's problems in the order of its lines, as a compiler lists them."""
     for problem in in_line_order(problems):
-        print(f"{problem}" if kind == "error" else f"{problem.path}{':' + str(problem.line) if problem.line else ''}: {kind}: {problem.message}",
-              file=sys.stderr)
-
-
-def print_warnings(warnings, all_warnings: bool, command: str) -> None:
-    """The warnings, but for the kinds a note sums up, of which an anthology gives thousands at every
-    build (one a formula): their first few, and how many more (`--all-warnings` lists them all)."""
-    listed, left = fold_kinds(warnings, None if all_warnings else LISTED_OF_A_KIND)
-    print_problems(listed, "warning")
-    for kind, count in left.items():
-        print(f"{command}: {count} more {kind} warnings not listed (the note below sums them up; --all-warnings lists each)",
-              file=sys.stderr)
+        print(problem_line(problem, kind), file=sys.stderr)
 
 
 def run_build(args: argparse.Namespace, keep: list | None = None) -> int:
     result = build(build_options(args), Progress(), on_wait=lambda: print(
         f"build: another build into {args.out} is running; waiting for it to finish", file=sys.stderr, flush=True),
         keep=keep)
-    print_warnings(result.warnings, args.all_warnings, "build")
+    for line in warning_lines(result.warnings, args.all_warnings, "build", "the note below sums them up; "):
+        print(line, file=sys.stderr)
     print_problems(result.notes, "note")
     done = f"up to date in {args.out}, nothing changed," if result.unchanged else f"written to {args.out}"
     print(f"build: {result.pages} pages ({result.files} files) {done} "

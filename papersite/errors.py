@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 # A kind of warning a build gives by the thousand at an anthology's size (one a formula), which a
-# note at its end sums up (enrich/texts.py unknown_commands_note): the terminal lists a few (`fold_kinds`).
+# note at its end sums up (enrich/texts.py unknown_commands_note): the terminal lists a few (`warning_lines`).
 UNKNOWN_COMMAND = "unknown LaTeX command"
 LISTED_OF_A_KIND = 20
 
@@ -20,9 +20,12 @@ class Problem:
     message: str
     kind: str = ""   # a warning's kind, for those a build can give thousands of (UNKNOWN_COMMAND)
 
+    @property
+    def where(self) -> str:
+        return f"{self.path}:{self.line}" if self.line else self.path
+
     def __str__(self) -> str:
-        where = f"{self.path}:{self.line}" if self.line else self.path
-        return f"{where}: {self.message}"
+        return f"{self.where}: {self.message}"
 
 
 class SiteError(Exception):
@@ -63,7 +66,21 @@ def in_line_order(problems: Sequence[Problem]) -> list[Problem]:
     return sorted(problems, key=lambda p: (str(p.path), p.line or 0))
 
 
-def fold_kinds(problems: Sequence[Problem], limit: int | None = LISTED_OF_A_KIND) -> tuple[list[Problem], dict[str, int]]:
+def problem_line(problem: Problem, kind: str = "error") -> str:
+    """A problem as printed: `path:line: message`, and `path:line: warning: message` for another kind."""
+    return str(problem) if kind == "error" else f"{problem.where}: {kind}: {problem.message}"
+
+
+def warning_lines(warnings: Sequence[Problem], all_warnings: bool, command: str, why: str = "") -> list[str]:
+    """The warnings as `command` prints them, in line order: of a kind (Problem.kind), the first
+    LISTED_OF_A_KIND and a line saying how many more (all of them with `all_warnings`); `why`,
+    what else tells of the rest, comes before the hint."""
+    listed, left = fold_kinds(warnings, None if all_warnings else LISTED_OF_A_KIND)
+    return [problem_line(problem, "warning") for problem in listed] + [
+        f"{command}: {count} more {kind} warnings not listed ({why}--all-warnings lists each)" for kind, count in left.items()]
+
+
+def fold_kinds(problems: Sequence[Problem], limit: int | None) -> tuple[list[Problem], dict[str, int]]:
     """`problems` in line order, but for those of a kind (Problem.kind) only the first `limit`
     (None: all); and how many of each kind were left out."""
     listed: list[Problem] = []

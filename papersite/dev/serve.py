@@ -40,7 +40,7 @@ from typing import NamedTuple
 from urllib.parse import parse_qs, urlsplit
 
 from .. import urls
-from ..errors import LISTED_OF_A_KIND, Problem, SiteError, fold_kinds
+from ..errors import Problem, SiteError, warning_lines
 from ..pipeline import BuildOptions, BuildResult, WarmCache, build
 from ..inputs.files import paper_pages_dir
 from ..progress import Progress
@@ -83,7 +83,7 @@ def plural(n: int, word: str) -> str:
 class DevServer:
     def __init__(self, options: BuildOptions, port: int, explicit_base_url: bool, all_warnings: bool = False):
         self.options = options
-        self.listed_of_a_kind = None if all_warnings else LISTED_OF_A_KIND   # (errors.fold_kinds)
+        self.all_warnings = all_warnings
         self.lock = threading.Lock()
         self.warm = WarmCache()
         self.changes = ChangeSignal(self.watched())
@@ -186,12 +186,8 @@ class DevServer:
         # Each warning is printed once, by the build that first has it: a rebuild after a save
         # shows what the save changed, not the same 127 lines of a large collection again.
         fresh = [problem for problem in result.warnings if problem not in self.warned]
-        listed, left = fold_kinds(fresh, self.listed_of_a_kind)
-        for problem in listed:
-            line = f":{problem.line}" if problem.line else ""
-            say(f"{problem.path}{line}: warning: {problem.message}", sys.stderr)
-        for kind, count in left.items():
-            say(f"serve: {count} more {kind} warnings not listed (--all-warnings lists each)", sys.stderr)
+        for line in warning_lines(fresh, self.all_warnings, "serve"):
+            say(line, sys.stderr)
         self.warned = set(result.warnings)
         if not served:   # a build that found nothing changed
             self.announce_build(inputs=inputs)
