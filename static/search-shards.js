@@ -204,21 +204,26 @@
     }
     var df = this.df(term), n = this.documents, meta = this.meta, k1 = meta.k1, b = meta.b;
     var idf = Math.log(1 + Math.abs((n - df + 0.5) / (df + 0.5))), boost = meta.boosts[f], average = meta.average[f];
-    var weights = new Float64Array(count);
+    var siteDocs = new Int32Array(count), weights = new Float64Array(count);
     for (i = 0; i < count; i++) {
       var tf = tfs[i] + 1, score = idf * ((k1 + 1) * tf) / (k1 * (1 - b + b * (lengths[i] / average)) + tf);
       score *= boost;
-      weights[i] = i in fixes ? fixes[i] : round3(score);
+      siteDocs[count - 1 - i] = this.siteNumber(docs[i]);   // ascending in site order too
+      weights[count - 1 - i] = i in fixes ? fixes[i] : round3(score);
     }
-    return (this.lists[key] = { docs: docs, weights: weights });
+    return (this.lists[key] = { docs: siteDocs, weights: weights });
   };
+
+  // The files number documents in reverse site order (search_shards.py: an added volume leaves the
+  // other numbers as they were); a number in the files and the site's number are each other's.
+  ShardSource.prototype.siteNumber = function (d) { return this.documents - 1 - d; };
 
   // --- the store -----------------------------------------------------------------------------
 
   ShardSource.prototype.entry = function (d) {
-    var chunk = this.file("s-" + Math.floor(d / this.meta.chunk));
-    if (!chunk) throw new api.Missing(["s-" + Math.floor(d / this.meta.chunk)]);
-    var doc = chunk[d % this.meta.chunk], paper = this.store.paper;
+    var n = this.siteNumber(d), chunk = this.file("s-" + Math.floor(n / this.meta.chunk));
+    if (!chunk) throw new api.Missing(["s-" + Math.floor(n / this.meta.chunk)]);
+    var doc = chunk[n % this.meta.chunk], paper = this.store.paper;
     return doc ? api.entryOf(doc[0], doc[1], paper[0] + doc[0] + paper[1], doc.slice(2), this.store) : null;
   };
 
@@ -233,8 +238,8 @@
     var raw = this.file("t-" + slug);
     if (!raw) throw new api.Missing(["t-" + slug]);
     var gaps = api.readVarints(raw.gaps, raw.count), out = [], d = -1;
-    for (var i = 0; i < gaps.length; i++) out.push(d += gaps[i] + 1);
-    return out;
+    for (var i = 0; i < gaps.length; i++) out.push(this.siteNumber(d += gaps[i] + 1));
+    return out.reverse();
   };
 
   // --- lunr query syntax ---------------------------------------------------------------------

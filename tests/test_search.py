@@ -29,6 +29,7 @@ from lunr.stop_word_filter import WORDS as STOP_WORDS
 
 from papersite import urls
 from papersite.cli import main
+from papersite.digests import text_digest
 from papersite.publish import lunr_index, search, search_codec, search_shards, search_terms
 from papersite.output import Deferred
 from support import search_oracle as oracle
@@ -361,7 +362,8 @@ def shipped_site(site: Path):
 
 @pytest.fixture(scope="module")
 def documents(site) -> list[dict]:
-    return search.search_documents(shipped_site(site))
+    pages = shipped_site(site)
+    return search.search_documents(pages.papers, pages.tag_names())
 
 
 PIPELINE = ["normalise", "stemmer"]
@@ -400,8 +402,8 @@ def test_terms_counted_by_page_versions_equal_those_counted_from_the_texts(site,
     counts are those of the texts, and the next build with the same pages tokenises nothing."""
     pages = shipped_site(site)
     assert all(page.version for page in pages.papers)
-    by_version, state, keys = search.count_search_terms(pages, None)
-    by_text, _ = search_terms.count_terms(search.search_documents(pages))
+    by_version, state, keys = search.count_search_terms(pages.papers, pages.tag_names(), None)
+    by_text, _ = search_terms.count_terms(search.search_documents(pages.papers, pages.tag_names()))
     assert by_version.refs == by_text.refs and by_version.terms == by_text.terms
     for a, b in zip(by_version.postings, by_text.postings, strict=True):
         for name in ("terms", "docs", "tfs", "lengths"):
@@ -411,7 +413,7 @@ def test_terms_counted_by_page_versions_equal_those_counted_from_the_texts(site,
         raise AssertionError("a paper the previous build counted was tokenised again")
 
     monkeypatch.setattr(search_terms, "tokenise_documents", no_tokenising)
-    again, _, again_keys = search.count_search_terms(pages, state)
+    again, _, again_keys = search.count_search_terms(pages.papers, pages.tag_names(), state)
     assert again.terms == by_version.terms and again_keys == keys and keys[0] in state
 
 
@@ -419,20 +421,35 @@ def test_the_terms_an_edit_changed_are_the_edited_documents_as_they_were_and_are
     """What a sharded index encodes again (search_shards.Shards.to_make): the terms of the documents
     whose keys changed, old and new, not the terms the other documents share with them."""
     refs, keys, _ = search_terms.keyed_documents(documents)
+    last = (text_digest(*refs), b"".join(keys))
     _, state = search_terms.count_terms(documents)
     edited = [dict(d, body="brandnewword " + d["title"]) if i == 3 else d for i, d in enumerate(documents)]
     _, after = search_terms.count_terms(edited, state)
     new_keys = search_terms.keyed_documents(edited)[1]
     old_terms = set(search_terms.count_terms(documents[3:4])[0].terms)
     new_terms = set(search_terms.count_terms(edited[3:4])[0].terms)
-    changed = search_terms.changed_terms(state, after, b"".join(keys), new_keys)
+    changed = search_terms.changed_terms(state, after, last, refs, new_keys)
     assert changed == old_terms | new_terms and "brandnewword" in changed and len(changed) < len(after[search_terms.VOCABULARY]) / 2
-    assert search_terms.changed_terms(state, after, b"".join(keys), keys) == set()          # nothing changed
-    # Not to be told: documents added or removed, no previous state, more than MOST_CHANGED edited.
-    assert search_terms.changed_terms(state, after, b"".join(keys[:-1]), new_keys) is None
-    assert search_terms.changed_terms(None, after, b"".join(keys), new_keys) is None
+    assert search_terms.changed_terms(state, after, last, refs, keys) == set()          # nothing changed
+    # Not to be told: documents removed or reordered, no previous state, more than MOST_CHANGED edited.
+    assert search_terms.changed_terms(state, after, last, refs[:-1], new_keys[:-1]) is None
+    assert search_terms.changed_terms(state, after, last, refs[::-1], new_keys[::-1]) is None
+    assert search_terms.changed_terms(None, after, last, refs, new_keys) is None
     monkeypatch.setattr(search_terms, "MOST_CHANGED", 0)
-    assert search_terms.changed_terms(state, after, b"".join(keys), new_keys) is None
+    assert search_terms.changed_terms(state, after, last, refs, new_keys) is None
+
+
+def test_the_terms_an_add_changed_are_the_added_documents(documents):
+    """Documents added after the last build's (a sharded index numbers a new volume last): their
+    terms, and none of the documents' before them."""
+    kept, added = documents[:-2], documents[-2:]
+    refs, keys, _ = search_terms.keyed_documents(kept)
+    _, state = search_terms.count_terms(kept)
+    _, after = search_terms.count_terms(documents, state)
+    all_refs, all_keys, _ = search_terms.keyed_documents(documents)
+    changed = search_terms.changed_terms(state, after, (text_digest(*refs), b"".join(keys)), all_refs, all_keys)
+    assert changed == set(search_terms.count_terms(added)[0].terms)
+    assert len(changed) < len(after[search_terms.VOCABULARY]) / 2
 
 
 def test_a_vocabulary_of_unused_terms_is_renumbered(documents, monkeypatch):

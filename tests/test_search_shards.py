@@ -13,18 +13,19 @@ import json
 import shutil
 from pathlib import Path
 
+import numpy as np
 import pytest
 from lunr.index import Index
 from test_search import EXTRA_PAPERS, JS, QUERIES, build_project, needs_node, node, refs, shipped_site, year_of, years_site
 
 from papersite import urls
 from papersite.digests import digest
-from papersite.publish import search, search_shards, search_terms
+from papersite.publish import search, search_codec, search_shards, search_terms
 from papersite.output import Deferred
 from papersite.publish.search_shards import Layout
 from support import search_oracle as oracle
 from support import search_query
-from support.shard_oracle import ShardSource
+from support.shard_oracle import ShardSource, read_registered
 
 TINY = Layout(bucket_bytes=400, max_key=6, inline=2, chunk=3)
 MORE_QUERIES = QUERIES + [
@@ -159,7 +160,7 @@ def test_files_are_byte_stable_and_an_edit_changes_few(site, sharded, tmp_path):
     # as they were and as they are: their postings (the field length is in each) and their
     # buckets. No other store chunk, bucket or posting file.
     assert urls.SEARCH_INDEX in made
-    terms = set(search_terms.count_terms(search.search_documents(type(pages)(pages.config, (papers[5], edited), pages.tags)))[0].terms)
+    terms = set(search_terms.count_terms(search.search_documents((papers[5], edited), pages.tag_names()))[0].terms)
     # A new term may split its bucket in two: the buckets of its terms, and the new ones cut from them.
     old_keys = ShardSource(sharded).keys
     new_keys = oracle.front_decode(oracle.read_js_global(after[urls.SEARCH_INDEX])["shards"]["buckets"])
@@ -167,15 +168,44 @@ def test_files_are_byte_stable_and_an_edit_changes_few(site, sharded, tmp_path):
     cut = {key for key in set(new_keys) - set(old_keys) if old_keys[bisect.bisect_right(old_keys, key) - 1] in touched}
     shard_names = {search_shards.list_name(f, t) for t in terms for f in range(len(search_terms.FIELD_NAMES))} | \
                   {"d-" + (search_shards.file_name(key) or "_") for key in touched | cut} | \
-                  {name[len("assets/search/"):-3] for name in after if "/t-" in name} | {f"s-{5 // TINY.chunk}"}
+                  {name[len("assets/search/"):-3] for name in after if "/t-" in name} | {f"s-{(len(papers) - 1 - 5) // TINY.chunk}"}
     assert set(made) <= {urls.SEARCH_INDEX, urls.SEARCH_STORE} | {search_shards.script_path(name) for name in shard_names}
     assert len(deferred) > len(after) / 2   # (a small site: a paper has a good share of its terms)
-    # A paper removed renumbers the papers after it: every bucket and posting file is made again.
+    # A paper removed renumbers the papers numbered after it (search_terms.changed_terms cannot tell
+    # what changed): every bucket and posting file is made again.
     fewer = type(pages)(pages.config, tuple(papers[:5] + papers[6:]), pages.tags)
     after, _ = search.build_search_files(fewer, state, shard_from=0, layout=TINY)
     assert not any(isinstance(value, Deferred) for name, value in after.items() if "/s-" not in name)
     assert {name: value.make() if isinstance(value, Deferred) else value for name, value in after.items()} == \
         search.build_search_files(fewer, shard_from=0, layout=TINY)[0]
+
+
+def test_a_volume_added_first_on_the_site_leaves_the_other_files_as_they_were(site):
+    """A new volume of the newest year comes first on the site and is numbered last (documents are
+    numbered in reverse site order): the store chunks before it stay as they were, and only the
+    files of its papers' terms are made again, with those whose Rice parameter or near-half weights
+    moved with the number of documents. Every file is what a clean build makes."""
+    pages = shipped_site(site)
+    added, kept = pages.papers[:4], pages.papers[4:]
+    before, state = search.build_search_files(type(pages)(pages.config, kept, pages.tags), shard_from=0, layout=TINY)
+    after, _ = search.build_search_files(pages, state, shard_from=0, layout=TINY)
+    clean, _ = search.build_search_files(pages, shard_from=0, layout=TINY)
+    assert {name: value.make() if isinstance(value, Deferred) else value for name, value in after.items()} == clean
+    made = {name[len("assets/search/"):-3] for name, value in after.items() if not isinstance(value, Deferred) and name.startswith("assets/search/")}
+    changed = {name[len("assets/search/"):-3] for name, value in clean.items() if before.get(name) != value and name.startswith("assets/search/")}
+    first_new_chunk = len(kept) // TINY.chunk
+    assert {name for name in made | changed if name.startswith("s-")} == {f"s-{n}" for n in range(first_new_chunk, (len(pages.papers) - 1) // TINY.chunk + 1)}
+    names = pages.tag_names()
+    counts = [search_terms.count_terms(search.search_documents(papers[::-1], names))[0] for papers in (kept, pages.papers)]
+    per_field = [[dict(zip(c.terms, np.bincount(p.terms, minlength=len(c.terms)).tolist())) for p in c.postings] for c in counts]
+    moved = {search_shards.list_name(f, t) for f, (old, new) in enumerate(zip(*per_field)) for t in new
+             if new[t] and old.get(t) and search_codec.rice_k(len(kept), old[t]) != search_codec.rice_k(len(pages.papers), new[t])}
+    fixed = {name for files in (before, clean) for name, value in files.items() if "/p" in name and any(e[4] for e in read_registered(value)[1])}
+    terms = set(search_terms.count_terms(search.search_documents(added, names))[0].terms)
+    own = {search_shards.list_name(f, t) for t in terms for f in range(len(search_terms.FIELD_NAMES))}
+    lists = {name for name in made if name.startswith("p")}
+    assert lists <= own | moved | {name[len("assets/search/"):-3] for name in fixed} and lists & own
+    assert len(lists) < len([name for name in after if "/p" in name]) / 2
 
 
 def test_an_output_without_its_search_files_has_them_encoded_at_once(site, monkeypatch):

@@ -67,25 +67,28 @@ def build_search_files(site: Site, previous: dict | None = None, shard_from: int
     """The index and store files, and the state for the next build (`previous`: the last build's):
     each paper's term counts and, in a sharded index, what made each shard and store chunk."""
     previous = previous or {}
-    counts, counted, keys = count_search_terms(site, previous.get("terms"))
     pipeline = search_pipeline_names()
     files: dict[str, str | Deferred] = {}
     if len(site.papers) < shard_from:
+        counts, counted, _ = count_search_terms(site.papers, site.tag_names(), previous.get("terms"))
         files[urls.SEARCH_INDEX] = js_global(INDEX_GLOBAL, encode_index(counts, pipeline))
         files[urls.SEARCH_STORE] = js_global(STORE_GLOBAL, build_store(site))
         return files, {"terms": counted, "chunks": {}, "shards": {}}
-    shards = plan_shards(counts, tag_documents([page.paper.tags for page in site.papers]), layout)
+    # A large index numbers its documents in reverse site order, oldest first (search_shards.py):
+    # a new volume, first on the site, is numbered last, and leaves the other numbers as they were.
+    papers = site.papers[::-1]
+    counts, counted, keys = count_search_terms(papers, site.tag_names(), previous.get("terms"))
+    shards = plan_shards(counts, tag_documents([page.paper.tags for page in papers]), layout)
     files[urls.SEARCH_INDEX] = js_global(INDEX_GLOBAL, {"shards": shards.meta(pipeline)})
     files[urls.SEARCH_STORE] = js_global(STORE_GLOBAL, {**store_pages(site), "paper": urls.paper_path("\0").split("\0")})
-    # The documents as the next build compares them: the digest of their refs (in order) and their keys.
-    documents = (text_digest(*counts.refs), b"".join(keys))
     last = previous.get("shards") or {}
-    last_refs, last_keys = last.get("documents", (None, b""))
-    changed = changed_terms(previous.get("terms"), counted, last_keys, keys) if last_refs == documents[0] else None
+    changed = changed_terms(previous.get("terms"), counted, last.get("documents"), counts.refs, keys)
     shard_files, shard_memo = shard_scripts(shards, changed, last.get("files") or {})
     files.update(shard_files)
-    chunk_files, chunks = store_chunks(site.papers, layout.chunk, previous.get("chunks") or {})
+    chunk_files, chunks = store_chunks(papers, layout.chunk, previous.get("chunks") or {})
     files.update(chunk_files)
+    # The documents as the next build compares them (changed_terms): their refs' digest and their keys.
+    documents = (text_digest(*counts.refs), b"".join(keys))
     return files, {"terms": counted, "chunks": chunks, "shards": {"documents": documents, "files": shard_memo}}
 
 
@@ -191,11 +194,10 @@ def search_pipeline_names() -> list[str]:
     return pipeline.serialize()
 
 
-def search_documents(site: Site) -> list[dict]:
+def search_documents(papers: Sequence[PaperPage], names: dict[str, str]) -> list[dict]:
     """What is indexed of each paper (search_terms.count_terms adds lunr_index.camel_parts to its
-    title and abstract, and the title's forms)."""
-    names = site.tag_names()
-    return [dict(zip(("ref", *FIELD_NAMES), (page.paper.slug, *document_texts(page, names)))) for page in site.papers]
+    title and abstract, and the title's forms); `names`: the topics' (Site.tag_names)."""
+    return [dict(zip(("ref", *FIELD_NAMES), (page.paper.slug, *document_texts(page, names)))) for page in papers]
 
 
 def document_texts(page: PaperPage, names: dict[str, str]) -> tuple[str, ...]:
@@ -206,18 +208,18 @@ def document_texts(page: PaperPage, names: dict[str, str]) -> tuple[str, ...]:
     return tuple(texts[name] for name in FIELD_NAMES)
 
 
-def count_search_terms(site: Site, previous: dict | None) -> tuple[TermCounts, dict, list[bytes]]:
-    """The papers' term counts, the state for the next build, and each paper's key in it. Each
-    paper is keyed by its page's version, which digests every text it is searched by
-    (listings.paper_page) but the topics' names: the texts themselves are made and digested only
-    for the papers the previous build did not count (100,000 at anthology scale, an edit's few)."""
-    if all(page.version for page in site.papers):
-        names = site.tag_names()
+def count_search_terms(papers: Sequence[PaperPage], names: dict[str, str], previous: dict | None) -> tuple[TermCounts, dict, list[bytes]]:
+    """The term counts of `papers` (numbered in that order), the state for the next build, and each
+    paper's key in it. Each paper is keyed by its page's version, which digests every text it is
+    searched by (listings.paper_page) but the topics' names: the texts themselves are made and
+    digested only for the papers the previous build did not count (100,000 at anthology scale, an
+    edit's few)."""
+    if all(page.version for page in papers):
         shared = b"paper page\0" + fingerprint(names)
-        refs, keys = [page.paper.slug for page in site.papers], [digest(shared + page.version) for page in site.papers]
-        texts = lambda i: document_texts(site.papers[i], names)
+        refs, keys = [page.paper.slug for page in papers], [digest(shared + page.version) for page in papers]
+        texts = lambda i: document_texts(papers[i], names)
     else:
-        refs, keys, texts = keyed_documents(search_documents(site))
+        refs, keys, texts = keyed_documents(search_documents(papers, names))
     return (*count_keyed_terms(refs, keys, texts, previous), keys)
 
 

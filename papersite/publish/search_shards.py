@@ -20,13 +20,13 @@ Every file is a self-registering script, `(window.PAPERSITE_SEARCH ||= {})[name]
   term (letters and digits as they are, any other character as `_<hex>_`, a name over
   MAX_NAME characters cut and completed by a hash), so the browser knows the name from the term;
   the file holds a list of [term, postings], so two terms whose cut names met would share it.
-- `s-<n>.js`: the result store, chunk n: documents n*chunk .. (n+1)*chunk - 1, each
-  [slug, title, tag slugs, summary, venue, year, first authors, author count] (search.py:
-  byline): a query loads the chunks of the results it shows.
+- `s-<n>.js`: the result store, chunk n: documents n*chunk .. (n+1)*chunk - 1, each [slug,
+  title, tag slugs, summary, venue, year, first authors, author count] (search.py: byline): a
+  query loads the chunks of the results it shows.
 - `t-<slug>.js`: the documents of one topic, for the results page's topic filter.
 
-Postings: document numbers (site order) as Rice-coded gaps (search_codec.rice_code), term
-frequencies minus one and the document's field length as varints. The browser computes every
+Postings: document numbers as Rice-coded gaps (search_codec.rice_code), term frequencies minus
+one and the document's field length as varints. The browser computes every
 weight as lunr.py's Builder did, from the term's document frequency (the sum of its counts),
 the number of documents, the field's average length and the posting: one index's global
 statistics, so a shard's scores are exactly the single index's. The weight is rounded with an
@@ -39,7 +39,15 @@ its store chunk, the meta (the average lengths), the files whose near-half weigh
 the average lengths (a few dozen), and nothing else; every file is written with sorted keys, so
 unchanged content is the same bytes. A build encodes only those files (`Shards.to_make`, told
 the edited papers' terms by search_terms.changed_terms); the others are the previous output's.
-Adding or removing a paper renumbers the papers after it, and so changes most files.
+
+Documents are numbered in reverse site order, oldest year first (search.py), and
+static/search-shards.js reads a number d as the site's documents - 1 - d (so the results page
+sees site order, as in a small site's index). An anthology grows by volumes of the newest year,
+first on the site: numbered last, they leave every other number as it was. An add then changes
+the files of the new papers' terms, those whose Rice parameters or near-half weights moved with
+the number of documents, and the last store chunks; a build encodes only those when it adds at
+most search_terms.MOST_CHANGED documents. A paper added or removed elsewhere renumbers the
+documents numbered after it, and changes most files.
 """
 
 from __future__ import annotations
@@ -52,6 +60,7 @@ from functools import cached_property
 import numpy as np
 from lunr import __TARGET_JS_VERSION__ as LUNR_JS_VERSION
 
+from ..digests import digest
 from .lunr_index import B, K1, lunr_idf
 from .search_codec import NEAR_HALF, front_code, gaps_of, rice_ks, rice_segments, varint_segments, varints
 from .search_terms import TermCounts
@@ -135,16 +144,23 @@ class Shards:
         return bucket_fixes, term_fixes
 
     @cached_property
+    def rice_ks(self) -> np.ndarray:
+        """Each term's Rice parameter for its gaps, per field: [term, field] (it moves with the number of documents)."""
+        n_docs = len(self.counts.refs)
+        return np.stack([rice_ks(c, n_docs) for c in self.per_field], axis=1).astype(np.int8) if self.per_field else np.zeros((0, 0), np.int8)
+
+    @cached_property
     def made_from(self) -> dict[str, tuple]:
         """What each file of the postings is made of, but its terms' postings: its terms (a bucket's
-        as its range), the near-half weights it lists and the layout. Two builds whose files agree
-        in this made the same file, unless a term of it had a posting change (`to_make`)."""
-        (bucket_fixes, term_fixes), terms, out = self.fixes, self.counts.terms, {}
+        as its range), their Rice parameters, the near-half weights it lists and the layout. Two
+        builds whose files agree in this made the same file, unless a term of it had a posting
+        change (`to_make`)."""
+        (bucket_fixes, term_fixes), terms, ks, out = self.fixes, self.counts.terms, self.rice_ks, {}
         for name, (key, first, last) in zip(self.buckets, self.keys):
-            out[name] = (key, terms[first], terms[last - 1] if last > first else None, last - first,
+            out[name] = (key, terms[first], terms[last - 1] if last > first else None, last - first, digest(ks[first:last].tobytes()),
                          tuple(map(tuple, bucket_fixes.get(name, ()))), self.layout)
         for name, entries in self.lists.items():
-            out[name] = (tuple((f, terms[t], tuple(map(tuple, term_fixes.get((f, t), ())))) for f, t in entries), self.layout)
+            out[name] = (tuple((f, terms[t], int(ks[t, f]), tuple(map(tuple, term_fixes.get((f, t), ())))) for f, t in entries), self.layout)
         return out
 
     def to_make(self, changed: Collection[str] | None, previous: dict[str, tuple]) -> set[str]:
@@ -188,7 +204,7 @@ class Shards:
         The segments of a field are encoded together (numpy), a million postings at a time, each
         segment's code on its own: a file is the same whether it is encoded alone or with all."""
         names = set(names)
-        (bucket_fixes, term_fixes), counts, n_docs, n_buckets = self.fixes, self.counts, len(self.counts.refs), len(self.keys)
+        (bucket_fixes, term_fixes), counts, n_buckets = self.fixes, self.counts, len(self.keys)
         chosen = np.array([b for b, name in enumerate(self.buckets) if name in names], dtype=np.int64)
         buckets = {int(b): {"terms": front_code(counts.terms[self.firsts[b]:self.firsts[b + 1]]), "counts": [], "gaps": [], "tf": [],
                             "len": [], "fix": bucket_fixes.get(self.buckets[b], [])} for b in chosen.tolist()}
@@ -206,7 +222,7 @@ class Shards:
                                      len(inline_rows) + np.cumsum(c[own])])
             order = np.concatenate([inline_rows, np.flatnonzero((c > self.layout.inline)[postings.terms])])
             rows, local = selected(order, bounds, np.concatenate([chosen, n_buckets + kept]))
-            k_of_term = rice_ks(c, n_docs).astype(np.int8)
+            k_of_term = self.rice_ks[:, f]
             texts = []
             for a, z in segment_chunks(local):   # a million postings at a time: numpy's temporaries stay small
                 part, bounds_part = rows[local[a]:local[z]], local[a:z + 1] - local[a]

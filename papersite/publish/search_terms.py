@@ -30,7 +30,7 @@ from lunr.stemmer import porter_stemmer, stemmer
 from lunr.stop_word_filter import WORDS as STOP_WORDS
 from lunr.stop_word_filter import stop_word_filter
 
-from ..digests import DIGEST_SIZE
+from ..digests import DIGEST_SIZE, text_digest
 from .lunr_index import FIELDS, INDEX_PIPELINE, TOKEN_RE, LazyIndex, indexed_document, normalise, token_words
 
 FIELD_NAMES = tuple(name for name, _ in FIELDS)
@@ -103,25 +103,32 @@ def count_keyed_terms(refs: Sequence[str], keys: Sequence[bytes], texts: Callabl
     return counts, state
 
 
-# An edit of more documents than this is taken as a change of all (`changed_terms`): listing each
-# document's terms costs more than encoding the index whole.
+# More documents edited or added than this are taken as a change of all (`changed_terms`): listing
+# each document's terms costs more than encoding the index whole.
 MOST_CHANGED = 1000
 
 
-def changed_terms(before: dict | None, after: dict, last_keys: bytes, keys: Sequence[bytes]) -> set[str] | None:
-    """The terms of the documents whose keys changed since the last build (`last_keys`: its keys
-    joined, the same documents in the same order), as they were (in its state, `before`) and as
-    they are (`after`): the terms whose postings may have changed, for one of them or for their
-    field lengths. None when that cannot be told, or more than MOST_CHANGED documents changed."""
-    old = np.frombuffer(last_keys, dtype=np.uint8).reshape(-1, DIGEST_SIZE)
-    new = np.frombuffer(b"".join(keys), dtype=np.uint8).reshape(-1, DIGEST_SIZE)
-    if before is None or old.shape != new.shape:
+def changed_terms(before: dict | None, after: dict, last: tuple[bytes, bytes] | None, refs: Sequence[str],
+                  keys: Sequence[bytes]) -> set[str] | None:
+    """The terms whose postings may have changed since the last build, for a document or for its
+    field lengths: those of the documents whose keys changed, as they were (in the last build's
+    state, `before`) and as they are (`after`), and those of the documents added after the last
+    build's. `last`: the digest of that build's refs and its keys joined; its refs must begin
+    `refs`. None when that cannot be told, or more than MOST_CHANGED documents changed."""
+    if before is None or last is None:
         return None
+    last_refs, last_keys = last
+    old = np.frombuffer(last_keys, dtype=np.uint8).reshape(-1, DIGEST_SIZE)
+    kept = len(old)
+    if kept > len(keys) or text_digest(*refs[:kept]) != last_refs:
+        return None
+    new = np.frombuffer(b"".join(keys[:kept]), dtype=np.uint8).reshape(-1, DIGEST_SIZE)
     changed = np.flatnonzero((old != new).any(axis=1)).tolist()
-    if len(changed) > MOST_CHANGED:
+    if len(changed) + len(keys) - kept > MOST_CHANGED:
         return None
     terms: set[str] = set()
-    for state, key in chain(((before, old[i].tobytes()) for i in changed), ((after, keys[i]) for i in changed)):
+    for state, key in chain(((before, old[i].tobytes()) for i in changed),
+                            ((after, keys[i]) for i in chain(changed, range(kept, len(keys))))):
         blob = state.get(key)
         if blob is None:
             return None

@@ -158,8 +158,13 @@ class ShardSource:
                 score = idf * ((k1 + 1) * tf) / (k1 * (1 - b + b * (length / average)) + tf)
                 score *= boost
                 weights.append(fix.get(n, round(score, 3)))
-            self.lists[key] = (docs, weights)
+            # In site order, ascending (the files number documents in reverse site order).
+            self.lists[key] = ([self.site_number(d) for d in reversed(docs)], weights[::-1])
         return self.lists[key]
+
+    def site_number(self, d: int) -> int:
+        """A number in the files as the site's (search-shards.js: siteNumber), and back."""
+        return self.documents - 1 - d
 
     # --- the store ------------------------------------------------------------------------
 
@@ -167,7 +172,8 @@ class ShardSource:
         return self.doc(number)[0]
 
     def doc(self, number: int) -> list:
-        return self.file(f"s-{number // self.meta['chunk']}")[number % self.meta["chunk"]]
+        n = self.site_number(number)
+        return self.file(f"s-{n // self.meta['chunk']}")[n % self.meta["chunk"]]
 
     # --- lunr query syntax ------------------------------------------------------------------
 
