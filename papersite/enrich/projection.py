@@ -118,9 +118,12 @@ def kept_layout(terms: TermMatrix, ids: list[str], previous: Projection,
     points = old.copy()
     placed = np.flatnonzero(~same)
     moved = removed
+    # In float32, as the related papers are ranked: each chunk's product over the whole matrix
+    # takes a third of float64's time (a volume of 2,000 papers at 100,000: bench/README.md).
+    vectors = terms.vectors.astype(np.float32) if len(placed) else terms.vectors
     for start in range(0, len(placed), PLACE_CHUNK):
         chunk = placed[start:start + PLACE_CHUNK]
-        targets, spreads = neighbour_points(terms.vectors, chunk, anchors, old[anchors])
+        targets, spreads = neighbour_points(vectors, chunk, anchors, old[anchors])
         for row, target, spread in zip(chunk.tolist(), np.round(targets, 4), spreads):
             if known[row] and np.hypot(*(old[row] - target)) <= spread:
                 continue      # still among its neighbours: it stays
