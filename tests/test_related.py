@@ -313,6 +313,44 @@ def test_lists_after_an_edit_equal_lists_made_afresh(size, edits, retitled):
         assert related_lists(renamed, edited, (titles, texts)) == related_lists(renamed, edited)
 
 
+def lists_after(texts: list[str], before: list[int], after: list[int], monkeypatch=None):
+    """The lists of the papers `after` (their numbers in `texts`), as a build makes them after the
+    build of the papers `before` (with `monkeypatch`, one that fails if it ranks every paper), and
+    as a build makes them afresh."""
+    def pages(rows):
+        return [SimpleNamespace(paper=SimpleNamespace(slug=f"paper-{i}"), title_html=f"Paper {i}", version=text_digest(f"Paper {i}", texts[i]))
+                for i in rows]
+
+    terms, counts = weigh_terms([texts[i] for i in before])
+    previous = ranking.relate_papers(pages(before), terms)[1]
+    fresh, _ = ranking.relate_papers(pages(after), weigh_terms([texts[i] for i in after])[0])
+    if monkeypatch is not None:
+        monkeypatch.setattr(ranking, "rank_all", lambda *args: pytest.fail("every paper ranked again"))
+    lists, _ = ranking.relate_papers(pages(after), weigh_terms([texts[i] for i in after], counts)[0], previous)
+    return [(found.version, found.links) for found in lists], [(found.version, found.links) for found in fresh]
+
+
+@settings(max_examples=60, deadline=None)
+@given(size=st.integers(2, 30), added=st.sets(st.integers(0, 29), max_size=4), removed=st.sets(st.integers(0, 29), max_size=4))
+def test_lists_after_papers_added_and_removed_equal_lists_made_afresh(size, added, removed):
+    """The previous ranking's rows renumbered (related.aligned) give what ranking afresh gives."""
+    texts = corpus(size)
+    before = [i for i in range(size) if i not in added]
+    after = [i for i in range(size) if i not in removed]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(ranking, "INCREMENTAL_SHARE", 1.0)
+        lists, fresh = lists_after(texts, before, after)
+        assert lists == fresh
+
+
+@pytest.mark.parametrize("before, after", [(range(1, 300), range(300)), (range(300), [*range(150), *range(151, 300)])])
+def test_an_add_or_a_removal_starts_from_the_previous_ranking(monkeypatch, before, after):
+    """A paper added first, or one removed: the previous ranking, renumbered, is where the build starts."""
+    monkeypatch.setattr(ranking, "INCREMENTAL_SHARE", 1.0)
+    lists, fresh = lists_after(real_texts(300), list(before), list(after), monkeypatch)
+    assert lists == fresh
+
+
 def test_an_edit_makes_only_the_lists_it_may_change(monkeypatch):
     texts, titles = real_texts(300), [f"Paper {i}" for i in range(300)]
     edited, renamed = list(texts), list(titles)

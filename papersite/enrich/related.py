@@ -5,6 +5,8 @@ linear in the corpus, where comparing every pair is quadratic), each compared ex
 Deterministic: ties are broken by position and scores rounded to 4 decimals, so a rebuild of the
 same content gives byte-identical pages. The ranking is kept for the next build, which re-ranks
 only the rows an edit touches (`rank_with_previous`), with the same result as ranking from scratch.
+A paper added or removed leaves most vectors as they were (term weights are rounded: terms.py), so
+the previous ranking, its rows renumbered (`aligned`), serves that build too.
 """
 
 from __future__ import annotations
@@ -104,6 +106,9 @@ def relate_papers(pages: Sequence, terms: TermMatrix, previous: Ranking | None =
     them keeps its version, and its links are made only if its page is rendered."""
     if not terms.vectors.shape[0]:
         return (), None
+    ids = tuple(page.paper.slug for page in pages)
+    if isinstance(previous, Ranking) and previous.ids and previous.ids != ids:
+        previous = aligned(previous, ids)
     ranking = rank_with_previous(terms, RELATED_COUNT, RELATED_THRESHOLD, previous)
     table = RelatedTable(pages, ranking.cols, ranking.shared, dict(zip(terms.keys, terms.labels)),
                          np.searchsorted(ranking.rows, np.arange(len(pages) + 1)))
@@ -114,8 +119,36 @@ def relate_papers(pages: Sequence, terms: TermMatrix, previous: Ranking | None =
     else:
         kept = previous.versions
         versions = tuple(link_version(table.texts(row)) if again else kept[row] for row, again in enumerate(stale.tolist()))
-    ranking = replace(ranking, page_versions=page_versions, labels=terms.labels, versions=versions)
+    ranking = replace(ranking, page_versions=page_versions, labels=terms.labels, versions=versions, ids=ids)
     return tuple(RelatedList(version, table, row) for row, version in enumerate(versions)), ranking
+
+
+def aligned(previous: Ranking, ids: tuple[str, ...]) -> Ranking | None:
+    """The `previous` ranking with its rows renumbered to this build's papers (`ids`, by slug): an
+    added paper has no pairs, and no text digest or list version, so it is ranked and listed as
+    changed; so is a paper that listed a removed one, whose list needs its next best. None when the
+    papers both builds have are in another order (the pairs' rank order would not hold)."""
+    at = {paper: row for row, paper in enumerate(ids)}
+    new_of = np.fromiter((at.get(paper, -1) for paper in previous.ids), dtype=np.int64, count=len(previous.ids))
+    stays = new_of >= 0
+    if np.any(np.diff(new_of[stays]) <= 0):
+        return None
+    pairs = stays[previous.rows] & stays[previous.cols]
+    lost = set(new_of[previous.rows[~pairs & stays[previous.rows]]].tolist())
+
+    def moved(values: tuple, lost_value=None) -> tuple:
+        out = [b""] * len(ids) if values else []
+        for row, value in zip(new_of.tolist(), values):
+            if row >= 0:
+                out[row] = lost_value if lost_value is not None and row in lost else value
+        return tuple(out)
+
+    heaviest = np.full((len(ids), previous.heaviest.shape[1]), -1, dtype=previous.heaviest.dtype)
+    heaviest[new_of[stays]] = previous.heaviest[stays]
+    return replace(previous, ids=ids, heaviest=heaviest, digests=moved(previous.digests, b""),
+                   rows=new_of[previous.rows[pairs]].astype(previous.rows.dtype), cols=new_of[previous.cols[pairs]].astype(previous.cols.dtype),
+                   scores=previous.scores[pairs], shared=tuple(keys for keys, kept in zip(previous.shared, pairs.tolist()) if kept),
+                   page_versions=moved(previous.page_versions), versions=moved(previous.versions, b""))
 
 
 def stale_rows(previous: Ranking | None, ranking: Ranking, table: RelatedTable, page_versions: tuple[bytes, ...]) -> np.ndarray | None:
@@ -130,6 +163,7 @@ def stale_rows(previous: Ranking | None, ranking: Ranking, table: RelatedTable, 
     rows, cols, bounds = ranking.rows, ranking.cols, table.bounds
     before = np.searchsorted(previous.rows, np.arange(n + 1))
     stale = np.diff(bounds) != np.diff(before)
+    stale[[row for row, version in enumerate(previous.versions) if not version]] = True   # added since (`aligned`)
     # A row with as many pairs as before: each pair against the previous one at its place.
     at = np.flatnonzero(~stale[rows])
     was = before[rows[at]] + at - bounds[rows[at]]
@@ -190,6 +224,7 @@ class Ranking:
     page_versions: tuple[bytes, ...] = ()   # per row, its paper's page data's version
     labels: tuple[str, ...] = ()            # per term, in the order of `idf`, its label
     versions: tuple[bytes, ...] = ()        # per row, its related list's version
+    ids: tuple[str, ...] = ()               # per row, its paper's slug (`aligned`)
 
 
 def rank_with_previous(terms: TermMatrix, k: int, threshold: float, previous: Ranking | None = None) -> Ranking:
@@ -205,7 +240,7 @@ def rank_with_previous(terms: TermMatrix, k: int, threshold: float, previous: Ra
     budget = (candidates.CELLS_PER_PAPER, candidates.MAX_TERMS)
     if not (isinstance(previous, Ranking) and (previous.k, previous.threshold, previous.budget) == (k, threshold, budget)
             and len(previous.digests) == vectors.shape[0]):
-        previous = None   # a paper added or removed changes every weight
+        previous = None   # papers added or removed, and rows not aligned
     changed = changed_rows(previous, terms) if previous is not None else None
     index = None
     if previous is not None:

@@ -26,10 +26,10 @@ Every file is a self-registering script, `(window.PAPERSITE_SEARCH ||= {})[name]
 - `t-<slug>.js`: the documents of one topic, for the results page's topic filter.
 
 Postings: document numbers as Rice-coded gaps (search_codec.rice_code), term frequencies minus
-one and the document's field length as varints. The browser computes every
-weight as lunr.py's Builder did, from the term's document frequency (the sum of its counts),
-the number of documents, the field's average length and the posting: one index's global
-statistics, so a shard's scores are exactly the single index's. The weight is rounded with an
+one and the document's field length as varints. The browser computes every weight as lunr.py's
+Builder did, from the term's document frequency (the sum of its counts), the number of
+documents, the field's average length and the posting: one index's global statistics, so a
+shard's scores are exactly the single index's. The weight is rounded with an
 exact decimal rounding (search-core.js `round3`), and a weight whose unrounded value is within
 NEAR_HALF of a rounding boundary (where a last-bit difference between Python's and V8's `log`
 could tip it) is listed in `fix` with Python's value.
