@@ -136,19 +136,21 @@ def aligned(previous: Ranking, ids: tuple[str, ...]) -> Ranking | None:
     pairs = stays[previous.rows] & stays[previous.cols]
     lost = set(new_of[previous.rows[~pairs & stays[previous.rows]]].tolist())
 
-    def moved(values: tuple, lost_value=None) -> tuple:
+    def moved(values: tuple, lost_too: bool = False) -> tuple:
+        """Per paper of this build, its previous value; b"" for an added one and, `lost_too`, for
+        one that listed a removed paper."""
         out = [b""] * len(ids) if values else []
         for row, value in zip(new_of.tolist(), values):
-            if row >= 0:
-                out[row] = lost_value if lost_value is not None and row in lost else value
+            if row >= 0 and not (lost_too and row in lost):
+                out[row] = value
         return tuple(out)
 
     heaviest = np.full((len(ids), previous.heaviest.shape[1]), -1, dtype=previous.heaviest.dtype)
     heaviest[new_of[stays]] = previous.heaviest[stays]
-    return replace(previous, ids=ids, heaviest=heaviest, digests=moved(previous.digests, b""),
+    return replace(previous, ids=ids, heaviest=heaviest, digests=moved(previous.digests, lost_too=True),
                    rows=new_of[previous.rows[pairs]].astype(previous.rows.dtype), cols=new_of[previous.cols[pairs]].astype(previous.cols.dtype),
                    scores=previous.scores[pairs], shared=tuple(keys for keys, kept in zip(previous.shared, pairs.tolist()) if kept),
-                   page_versions=moved(previous.page_versions), versions=moved(previous.versions, b""))
+                   page_versions=moved(previous.page_versions), versions=moved(previous.versions, lost_too=True))
 
 
 def stale_rows(previous: Ranking | None, ranking: Ranking, table: RelatedTable, page_versions: tuple[bytes, ...]) -> np.ndarray | None:
@@ -163,7 +165,7 @@ def stale_rows(previous: Ranking | None, ranking: Ranking, table: RelatedTable, 
     rows, cols, bounds = ranking.rows, ranking.cols, table.bounds
     before = np.searchsorted(previous.rows, np.arange(n + 1))
     stale = np.diff(bounds) != np.diff(before)
-    stale[[row for row, version in enumerate(previous.versions) if not version]] = True   # added since (`aligned`)
+    stale[[row for row, version in enumerate(previous.versions) if not version]] = True   # added, or lost a pair (`aligned`)
     # A row with as many pairs as before: each pair against the previous one at its place.
     at = np.flatnonzero(~stale[rows])
     was = before[rows[at]] + at - bounds[rows[at]]
@@ -240,7 +242,7 @@ def rank_with_previous(terms: TermMatrix, k: int, threshold: float, previous: Ra
     budget = (candidates.CELLS_PER_PAPER, candidates.MAX_TERMS)
     if not (isinstance(previous, Ranking) and (previous.k, previous.threshold, previous.budget) == (k, threshold, budget)
             and len(previous.digests) == vectors.shape[0]):
-        previous = None   # papers added or removed, and rows not aligned
+        previous = None   # another number of papers, and no slugs to align the rows by (`aligned`)
     changed = changed_rows(previous, terms) if previous is not None else None
     index = None
     if previous is not None:
