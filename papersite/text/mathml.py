@@ -14,6 +14,7 @@ from html import escape
 
 from latex2mathml.converter import convert
 
+from ..errors import UNKNOWN_COMMAND
 from .macros import CONTROL_WORD, CONTROL_WORD_RE
 
 MATHML_ELEMENTS = frozenset(
@@ -27,7 +28,6 @@ MATHML_ATTRIBUTES = frozenset(
     "columnlines rowlines frame width height depth notation form scriptlevel displaystyle "
     "mathsize mathcolor mathbackground".split()
 )
-UNKNOWN_COMMAND = "unknown LaTeX command"
 # The command an unknown-command warning names (the build's note counts them, enrich/texts.py).
 UNKNOWN_WARNING_RE = re.compile(rf"{UNKNOWN_COMMAND} ({CONTROL_WORD}) ")
 # Fractions latex2mathml does not know, written as the one it does: `\nicefrac{1}{2}` (the nicefrac
