@@ -343,9 +343,34 @@ def test_lists_after_papers_added_and_removed_equal_lists_made_afresh(size, adde
         assert lists == fresh
 
 
-@pytest.mark.parametrize("before, after", [(range(1, 300), range(300)), (range(300), [*range(150), *range(151, 300)])])
-def test_an_add_or_a_removal_starts_from_the_previous_ranking(monkeypatch, before, after):
-    """A paper added first, or one removed: the previous ranking, renumbered, is where the build starts."""
+@settings(max_examples=60, deadline=None)
+@given(size=st.integers(2, 30), moves=st.lists(st.tuples(st.integers(0, 29), st.integers(0, 29)), min_size=1, max_size=3),
+       added=st.sets(st.integers(0, 29), max_size=2))
+def test_lists_after_papers_moved_equal_lists_made_afresh(size, moves, added):
+    """Papers moved among the others (a year changed), some added too: their old rows are removed
+    and their new ones added (related.aligned), and the lists are those ranking afresh gives."""
+    texts = corpus(size)
+    after = list(range(size))
+    for source, target in moves:
+        after.insert(target % size, after.pop(source % size))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(ranking, "INCREMENTAL_SHARE", 1.0)
+        lists, fresh = lists_after(texts, [i for i in range(size) if i not in added], after)
+        assert lists == fresh
+
+
+def test_the_papers_that_kept_their_order_are_a_longest_rising_run():
+    assert ranking.longest_rising([0, 1, 2, 3, 4]).tolist() == [True] * 5
+    assert ranking.longest_rising([1, 2, 3, 0, 4]).tolist() == [True, True, True, False, True]
+    assert ranking.longest_rising([0, 4, 1, 2, 3]).tolist() == [True, False, True, True, True]
+    assert ranking.longest_rising([]).tolist() == []
+
+
+@pytest.mark.parametrize("before, after", [(range(1, 300), range(300)), (range(300), [*range(150), *range(151, 300)]),
+                                           (range(300), [*range(10), *range(11, 200), 10, *range(200, 300)])])
+def test_an_add_a_removal_or_a_move_starts_from_the_previous_ranking(monkeypatch, before, after):
+    """A paper added first, one removed, or one moved (its year changed): the previous ranking,
+    renumbered, is where the build starts."""
     monkeypatch.setattr(ranking, "INCREMENTAL_SHARE", 1.0)
     lists, fresh = lists_after(real_texts(300), list(before), list(after), monkeypatch)
     assert lists == fresh

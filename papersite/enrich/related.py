@@ -5,12 +5,13 @@ linear in the corpus, where comparing every pair is quadratic), each compared ex
 Deterministic: ties are broken by position and scores rounded to 4 decimals, so a rebuild of the
 same content gives byte-identical pages. The ranking is kept for the next build, which re-ranks
 only the rows an edit touches (`rank_with_previous`), with the same result as ranking from scratch.
-A paper added or removed leaves most vectors as they were (term weights are rounded: terms.py), so
-the previous ranking, its rows renumbered (`aligned`), serves that build too.
+A paper added, removed or moved (its year changed) leaves most vectors as they were (term weights
+are rounded: terms.py), so the previous ranking, its rows renumbered (`aligned`), serves that build too.
 """
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Sequence
@@ -123,16 +124,20 @@ def relate_papers(pages: Sequence, terms: TermMatrix, previous: Ranking | None =
     return tuple(RelatedList(version, table, row) for row, version in enumerate(versions)), ranking
 
 
-def aligned(previous: Ranking, ids: tuple[str, ...]) -> Ranking | None:
+def aligned(previous: Ranking, ids: tuple[str, ...]) -> Ranking:
     """The `previous` ranking with its rows renumbered to this build's papers (`ids`, by slug): an
     added paper has no pairs, and no text digest or list version, so it is ranked and listed as
-    changed; so is a paper that listed a removed one, whose list needs its next best. None when the
-    papers both builds have are in another order (the pairs' rank order would not hold)."""
+    changed; so is a paper that listed a removed one, whose list needs its next best. A paper that
+    moved among the others (its year changed) is both: removed from its old place, added at its new
+    one. Ties go to the lower row, so only papers that kept their order keep their pairs."""
     at = {paper: row for row, paper in enumerate(ids)}
     new_of = np.fromiter((at.get(paper, -1) for paper in previous.ids), dtype=np.int64, count=len(previous.ids))
     stays = new_of >= 0
     if np.any(np.diff(new_of[stays]) <= 0):
-        return None
+        kept = np.flatnonzero(stays)
+        moved_away = kept[~longest_rising(new_of[kept].tolist())]
+        stays[moved_away] = False
+        new_of[moved_away] = -1
     pairs = stays[previous.rows] & stays[previous.cols]
     lost = set(new_of[previous.rows[~pairs & stays[previous.rows]]].tolist())
 
@@ -151,6 +156,29 @@ def aligned(previous: Ranking, ids: tuple[str, ...]) -> Ranking | None:
                    rows=new_of[previous.rows[pairs]].astype(previous.rows.dtype), cols=new_of[previous.cols[pairs]].astype(previous.cols.dtype),
                    scores=previous.scores[pairs], shared=tuple(keys for keys, kept in zip(previous.shared, pairs.tolist()) if kept),
                    page_versions=moved(previous.page_versions), versions=moved(previous.versions, lost_too=True))
+
+
+def longest_rising(values: list[int]) -> np.ndarray:
+    """Mask of a longest strictly rising run of `values`, not necessarily adjacent (patience
+    sorting): the papers that kept their order when one or a few moved, n log n."""
+    tails: list[int] = []      # the smallest last value of a rising run of each length ...
+    tail_at: list[int] = []    # ... and where it is
+    before = [-1] * len(values)
+    for i, value in enumerate(values):
+        length = bisect_left(tails, value)
+        if length:
+            before[i] = tail_at[length - 1]
+        if length == len(tails):
+            tails.append(value)
+            tail_at.append(i)
+        else:
+            tails[length], tail_at[length] = value, i
+    keep = np.zeros(len(values), dtype=bool)
+    i = tail_at[-1] if tail_at else -1
+    while i >= 0:
+        keep[i] = True
+        i = before[i]
+    return keep
 
 
 def stale_rows(previous: Ranking | None, ranking: Ranking, table: RelatedTable, page_versions: tuple[bytes, ...]) -> np.ndarray | None:
