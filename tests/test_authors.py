@@ -12,10 +12,12 @@ import pytest
 
 from conftest import build_args, make_project, paper_text, snapshot
 from papersite import urls, workers
+from papersite.enrich import authors as authors_module
 from papersite.enrich import people
 from papersite.enrich.authors import author_pages
 from papersite.enrich.bibtex import author_list
 from papersite.enrich.people import Authorship, Credit, Person
+from papersite.errors import Report
 from papersite.inputs.names import index_letter, index_name, name_key, name_slug, shown_name
 from support.linkcheck import check_site
 
@@ -343,3 +345,38 @@ def test_an_author_pages_version_follows_what_the_page_shows_and_an_edit_takes_i
     edited, _ = author_pages(authorship(names), lines, state)
     assert versions(edited) == versions(author_pages(authorship(names), lines)[0])
     assert {slug for slug, version in versions(edited).items() if version != versions(first)[slug]} == {"bo"}
+
+
+def test_papers_in_another_order_keep_their_people_renumbered():
+    """A year changed moves a paper in site order: the last build's people, their papers renumbered
+    (people.reordered), are what identifying everyone afresh gives, and the author pages' versions
+    taken again are those of the moved paper's authors alone."""
+    from papersite.model import Paper
+
+    def paper(n: int, authors: tuple[str, ...]) -> Paper:
+        return Paper(id=f"p-{n}", slug=f"paper-{n}", title=f"Paper {n}", title_source="given", venue="ICML", year=2024,
+                     tags=(), code=(), authors=authors, aliases=(), links=(), body="An abstract.", path=f"content/papers/{n}.md",
+                     body_line=12)
+
+    bylines = [("Ada Lovelace", "Alan Turing"), ("Grace Hopper",), ("alan turing", "Grace Hopper"), ("Ada Lovelace",), ("Edsger Dijkstra",)]
+    papers = [paper(n, names) for n, names in enumerate(bylines)]
+    moved = [papers[3], *papers[:3], papers[4]]   # paper 3 moved first: papers 0-2 shift by one
+    first, state = people.identify_authors(papers, (), Report())
+    again, _ = people.identify_authors(moved, (), Report(), state)
+    fresh, _ = people.identify_authors(moved, (), Report())
+    assert again.people != first.people
+    assert (again.credits, again.people, again.redirects, again.version, again.unordered) == (
+        fresh.credits, fresh.people, fresh.redirects, fresh.version, fresh.unordered)
+    assert again.bylines == fresh.bylines and again.paper_people == fresh.paper_people
+
+    def lines(order):
+        return [(p.slug, p.title, "ICML", "icml", 2024, ()) for p in order]
+
+    versioned = []
+    page_version = authors_module.page_version
+    _, pages_state = author_pages(first, lines(papers))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(authors_module, "page_version", lambda person, entries: versioned.append(person.slug) or page_version(person, entries))
+        pages, _ = author_pages(again, lines(moved), pages_state)
+    assert versioned == ["ada-lovelace"]
+    assert [page.version for page in pages.pages] == [page.version for page in author_pages(fresh, lines(moved))[0].pages]

@@ -359,13 +359,6 @@ def test_lists_after_papers_moved_equal_lists_made_afresh(size, moves, added):
         assert lists == fresh
 
 
-def test_the_papers_that_kept_their_order_are_a_longest_rising_run():
-    assert ranking.longest_rising([0, 1, 2, 3, 4]).tolist() == [True] * 5
-    assert ranking.longest_rising([1, 2, 3, 0, 4]).tolist() == [True, True, True, False, True]
-    assert ranking.longest_rising([0, 4, 1, 2, 3]).tolist() == [True, False, True, True, True]
-    assert ranking.longest_rising([]).tolist() == []
-
-
 @pytest.mark.parametrize("before, after", [(range(1, 300), range(300)), (range(300), [*range(150), *range(151, 300)]),
                                            (range(300), [*range(10), *range(11, 200), 10, *range(200, 300)])])
 def test_an_add_a_removal_or_a_move_starts_from_the_previous_ranking(monkeypatch, before, after):

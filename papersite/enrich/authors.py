@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ..digests import leaf
+from .moves import longest_rising
 from .people import Authorship, Person
 
 
@@ -136,23 +137,42 @@ def author_pages(authorship: Authorship, lines: Sequence[Line], previous: dict |
     # Co-authors with as many shared papers are listed as the index lists them.
     order = {person.slug: n for n, person in enumerate(people)}
     tables = AuthorTables(lines, authorship.paper_people, people, order)
-    if previous and previous["version"] == authorship.version and len(previous["lines"]) == len(lines):
-        changed = [i for i, (old, new) in enumerate(zip(previous["lines"], lines)) if old != new]
-        if not changed:
-            state = previous
-        else:
-            versions = list(previous["versions"])
-            touched = [order[slug] for slug in {slug for i in changed for slug in tables.slugs[i]}]
-            entries = {i: paper_entry(i, tables) for i in {i for n in touched for i in people[n].papers}}
-            for n in touched:
-                versions[n] = page_version(people[n], entries)
-            state = {"version": authorship.version, "lines": lines, "versions": tuple(versions), "index": previous["index"]}
-    else:
+    changed = changed_lines(previous, authorship, lines)
+    if changed is None:
         entries = [paper_entry(i, tables) for i in range(len(lines))]
         versions = tuple(page_version(person, entries) for person in people)
-        state = {"version": authorship.version, "lines": lines, "versions": versions, "index": index_letters(people)}
+        state = {"version": authorship.version, "unordered": authorship.unordered, "lines": lines, "versions": versions,
+                 "index": index_letters(people)}
+    elif not changed:
+        state = previous
+    else:
+        versions = list(previous["versions"])
+        touched = [order[slug] for slug in {slug for i in changed for slug in tables.slugs[i]}]
+        entries = {i: paper_entry(i, tables) for i in {i for n in touched for i in people[n].papers}}
+        for n in touched:
+            versions[n] = page_version(people[n], entries)
+        state = {**previous, "version": authorship.version, "lines": lines, "versions": tuple(versions)}
     pages = tuple(AuthorPage(person, tables, version) for person, version in zip(people, state["versions"]))
     return Authors(pages, state["index"]), state
+
+
+def changed_lines(previous: dict | None, authorship: Authorship, lines: tuple[Line, ...]) -> list[int] | None:
+    """The papers (by place in site order) whose authors' pages may differ from the `previous`
+    build's: those whose line changed, and, when the same people's papers are in another order (a
+    year changed), those that moved among the others, which their authors' pages list elsewhere.
+    None: not the same people, every page's version is taken again."""
+    if not previous or len(previous["lines"]) != len(lines):
+        return None
+    if previous["version"] == authorship.version:
+        return [i for i, (old, new) in enumerate(zip(previous["lines"], lines)) if old != new]
+    if not authorship.unordered or previous.get("unordered") != authorship.unordered:
+        return None
+    # A line starts with its paper's slug.
+    at = {line[0]: (i, line) for i, line in enumerate(previous["lines"])}
+    before = [at.get(line[0], (-1, None)) for line in lines]
+    found = [i for i, (was, _) in enumerate(before) if was >= 0]
+    kept = {i for i, keep in zip(found, longest_rising([before[i][0] for i in found]).tolist()) if keep}
+    return [i for i, (line, (_, old)) in enumerate(zip(lines, before)) if i not in kept or old != line]
 
 
 def papers_by_year(person: Person,

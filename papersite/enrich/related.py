@@ -11,7 +11,6 @@ are rounded: terms.py), so the previous ranking, its rows renumbered (`aligned`)
 
 from __future__ import annotations
 
-from bisect import bisect_left
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Sequence
@@ -22,6 +21,7 @@ import scipy.sparse as sp
 from ..digests import leaf
 from . import candidates
 from .candidates import Found, TermIndex, index_terms, reindex, score_all, score_rows
+from .moves import longest_rising
 from .terms import TermMatrix
 
 SHARED_TERM_LIMIT = 3
@@ -156,29 +156,6 @@ def aligned(previous: Ranking, ids: tuple[str, ...]) -> Ranking:
                    rows=new_of[previous.rows[pairs]].astype(previous.rows.dtype), cols=new_of[previous.cols[pairs]].astype(previous.cols.dtype),
                    scores=previous.scores[pairs], shared=tuple(keys for keys, kept in zip(previous.shared, pairs.tolist()) if kept),
                    page_versions=moved(previous.page_versions), versions=moved(previous.versions, lost_too=True))
-
-
-def longest_rising(values: list[int]) -> np.ndarray:
-    """Mask of a longest strictly rising run of `values`, not necessarily adjacent (patience
-    sorting): the papers that kept their order when one or a few moved, n log n."""
-    tails: list[int] = []      # the smallest last value of a rising run of each length ...
-    tail_at: list[int] = []    # ... and where it is
-    before = [-1] * len(values)
-    for i, value in enumerate(values):
-        length = bisect_left(tails, value)
-        if length:
-            before[i] = tail_at[length - 1]
-        if length == len(tails):
-            tails.append(value)
-            tail_at.append(i)
-        else:
-            tails[length], tail_at[length] = value, i
-    keep = np.zeros(len(values), dtype=bool)
-    i = tail_at[-1] if tail_at else -1
-    while i >= 0:
-        keep[i] = True
-        i = before[i]
-    return keep
 
 
 def stale_rows(previous: Ranking | None, ranking: Ranking, table: RelatedTable, page_versions: tuple[bytes, ...]) -> np.ndarray | None:

@@ -153,6 +153,9 @@ def listing_version(papers: Sequence, *made_from) -> bytes:
 def plan_home(site: Site, topic_map: TopicMap | None, latest: Recent | None) -> list[PageSpec]:
     config = site.config
     files = tuple(downloads(site).values())
+    # Every page shows the one set of files' links, or a link to the downloads page: not the
+    # proceedings' counts, which a paper moved to another year changes (at 100,000 papers, 2,000 pages).
+    shown_files = files if len(files) == 1 else ()
     paper_count, topic_count = len(site.papers), sum(1 for listing in site.tags if listing.papers)
     specs = []
     for pagination, papers in paginate(site.papers, config.per_page, urls.home_path):
@@ -165,7 +168,7 @@ def plan_home(site: Site, topic_map: TopicMap | None, latest: Recent | None) -> 
         map_version = shown.version if shown is not None else None   # b"": a map without one, digested whole
         news = (recent.day, recent.count, tuple(p.version for p in recent.papers)) if recent is not None else None
         version = b"" if map_version == b"" or (news and not all(news[2])) else listing_version(
-            papers, config.title, config.description, number, pagination.count, files, map_version, news, paper_count, topic_count)
+            papers, config.title, config.description, number, pagination.count, shown_files, map_version, news, paper_count, topic_count)
         specs.append(PageSpec(pagination.paths[number - 1], "home", "home.html", title, config.description, crumbs,
                               {"papers": papers, "pagination": pagination, "topic_map": shown, "downloads": files,
                                "recent": recent, "paper_count": paper_count, "topic_count": topic_count}, version=version))
