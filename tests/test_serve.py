@@ -194,8 +194,10 @@ def test_of_many_unknown_commands_it_lists_the_first_and_counts_the_rest(served)
     formulas = " ".join(f"$\\cA_{{{n}}}$" for n in range(LISTED_OF_A_KIND + 5))
     (served.root / "content" / "papers" / "a.md").write_text(paper_text(body=f"We bound {formulas} here."), encoding="utf-8")
     wait_for(lambda: any(f"with {LISTED_OF_A_KIND + 5} warnings in" in line for line in served.out), "the rebuild")
-    wait_for(lambda: any("serve: 5 more unknown LaTeX command warnings not listed (--all-warnings lists each)" in line
-                         for line in served.err), "the count of the rest")
+    wait_for(lambda: any("serve: 5 more unknown LaTeX command warnings not listed (the note below sums them up; "
+                         "--all-warnings lists each)" in line for line in served.err), "the count of the rest")
+    note = "site.yml: note: 1 unknown LaTeX command in 1 paper, shown as code; by papers: \\cA (1)."
+    wait_for(lambda: any(note in line for line in served.err), "the note that sums them up")
     assert sum("warning: unknown LaTeX command \\cA" in line for line in served.err) == LISTED_OF_A_KIND
 
 

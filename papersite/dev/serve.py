@@ -40,7 +40,7 @@ from typing import NamedTuple
 from urllib.parse import parse_qs, urlsplit
 
 from .. import urls
-from ..errors import Problem, SiteError, warning_lines
+from ..errors import Problem, SiteError, problem_line, warning_lines
 from ..pipeline import BuildOptions, BuildResult, WarmCache, build
 from ..inputs.files import paper_pages_dir
 from ..progress import Progress
@@ -100,6 +100,7 @@ class DevServer:
         self.last_errors: tuple[Problem, ...] = ()
         self.stop = threading.Event()
         self.warned: set[Problem] = set()   # the last build's warnings, printed already
+        self.noted: set[Problem] = set()    # ... and its notes
         self.last_build = 0.0            # time.monotonic() when the last build ended
         self.garbage_due = False         # a build's objects are frozen, not yet collected
         self.leftovers: list | None = None   # the last build's data, not yet freed (see `rebuild`)
@@ -186,9 +187,12 @@ class DevServer:
         # Each warning is printed once, by the build that first has it: a rebuild after a save
         # shows what the save changed, not the same 127 lines of a large collection again.
         fresh = [problem for problem in result.warnings if problem not in self.warned]
-        for line in warning_lines(fresh, self.all_warnings, "serve"):
+        noted = [note for note in result.notes if note not in self.noted]
+        for line in warning_lines(fresh, self.all_warnings, "serve", "the note below sums them up; " if noted else ""):
             say(line, sys.stderr)
-        self.warned = set(result.warnings)
+        for note in noted:   # which unknown LaTeX commands, in how many papers: what the warnings left out
+            say(problem_line(note, "note"), sys.stderr)
+        self.warned, self.noted = set(result.warnings), set(result.notes)
         if not served:   # a build that found nothing changed
             self.announce_build(inputs=inputs)
         built = next((item for item in self.leftovers if isinstance(item, Built)), None)
