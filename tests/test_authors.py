@@ -9,6 +9,8 @@ import json
 import re
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from conftest import build_args, make_project, paper_text, snapshot
 from papersite import urls, workers
@@ -380,3 +382,61 @@ def test_papers_in_another_order_keep_their_people_renumbered():
         pages, _ = author_pages(again, lines(moved), pages_state)
     assert versioned == ["ada-lovelace"]
     assert [page.version for page in pages.pages] == [page.version for page in author_pages(fresh, lines(moved))[0].pages]
+
+
+NAMES = ["Ada Lovelace", "ada lovelace", "A. Lovelace", "Alan Turing", "Grace Hopper", "GRACE HOPPER", "José García",
+         "Jose Garcia", "Edsger Dijkstra", "Qiang Liu", "qiang liu", "Barbara Liskov", "—"]
+
+
+def some_paper(n: int, authors: tuple[str, ...]):
+    from papersite.model import Paper
+    return Paper(id=f"p-{n}", slug=f"paper-{n}", title=f"Paper {n}", title_source="given", venue="ICML", year=2024, tags=(),
+                 code=(), authors=authors, aliases=(), links=(), body="An abstract.", path=f"content/papers/{n}.md", body_line=12)
+
+
+def some_entries():
+    """authors.yml's kinds of person: variants merged under a name, and a name that means someone
+    else on one paper."""
+    from papersite.model import PersonEntry
+    merged = PersonEntry("Grace Hopper", ("G. Hopper",), None, ("grace",), None, None, None, (),
+                         (name_key("Grace Hopper"), name_key("G. Hopper")), "content/authors.yml", 2)
+    claimed = PersonEntry("Qiang Liu", (), "qiang-liu-2", (), None, None, None, ("p-1", "p-4"), (name_key("Qiang Liu"),),
+                          "content/authors.yml", 5)
+    return (merged, claimed)
+
+
+@settings(max_examples=80, deadline=None)
+@given(bylines=st.lists(st.lists(st.sampled_from(NAMES + ["G. Hopper"]), max_size=4).map(tuple), min_size=1, max_size=12),
+       edits=st.lists(st.tuples(st.integers(0, 11), st.lists(st.sampled_from(NAMES + ["G. Hopper", "Brand New"]), max_size=4)
+                               .map(tuple)), min_size=1, max_size=3),
+       with_entries=st.booleans())
+def test_authors_changed_on_a_few_papers_identify_those_people_again_as_afresh(bylines, edits, with_entries):
+    """people.reidentified: after some papers' author lists changed, the people, their pages'
+    versions and the author index are those identifying everyone afresh gives."""
+    entries = some_entries() if with_entries else ()
+    papers = [some_paper(n, names) for n, names in enumerate(bylines)]
+    after = list(papers)
+    for n, names in edits:
+        after[n % len(papers)] = some_paper(n % len(papers), names)
+
+    def lines(order):
+        return [(p.slug, p.title, "ICML", "icml", 2024, ()) for p in order]
+
+    first, state = people.identify_authors(papers, entries, Report())
+    _, pages_state = author_pages(first, lines(papers))
+    fresh_report, again_report = Report(), Report()
+    fresh, _ = people.identify_authors(after, entries, fresh_report)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(people, "identify", lambda *args: pytest.fail("everyone identified again"))
+        try:
+            again, _ = people.identify_authors(after, entries, again_report, state)
+        except pytest.fail.Exception:
+            assert fresh_report.errors   # only a build whose people would share a page identifies everyone
+            return
+    assert (again.credits, again.people, again.redirects, again.version) == (fresh.credits, fresh.people, fresh.redirects, fresh.version)
+    assert again.bylines == fresh.bylines and again.paper_people == fresh.paper_people
+    assert again_report.errors == fresh_report.errors
+    pages, _ = author_pages(again, lines(after), pages_state)
+    made, _ = author_pages(fresh, lines(after))
+    assert [(page.slug, page.version) for page in pages.pages] == [(page.slug, page.version) for page in made.pages]
+    assert pages.index == made.index

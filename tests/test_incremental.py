@@ -335,6 +335,32 @@ def test_a_year_changed_keeps_the_last_builds_people_ranking_and_author_pages(pr
     assert_same_as_clean(proj, tmp_path)
 
 
+def test_an_authors_name_changed_on_one_paper_identifies_its_people_alone(proj, tmp_path, monkeypatch):
+    """A name corrected on one paper: the people named on it before and now are identified again
+    (people.reidentified), everyone else is the last build's; the author pages versioned again are
+    those of the people on those people's papers, and only author pages that changed are rendered.
+    At 100,000 papers everyone was identified and every page versioned again. The site is a clean build's."""
+    build(options(proj))
+    before = page_files(proj)
+    path = first_paper(proj)
+    slug = slug_of(path)
+    old_authors = authors_of(proj, slug)
+    line = re.search(r"(?m)^authors: \[(.*)\]$", path.read_text(encoding="utf-8"))
+    edit(path, line[0], f"authors: [Ada Lovelace, {line[1]}]")
+    versioned = []
+    page_version = authors_module.page_version
+    with monkeypatch.context() as patch:
+        patch.setattr(people_module, "identify", lambda *args: pytest.fail("every author identified again"))
+        patch.setattr(authors_module, "page_version", lambda person, entries: versioned.append(person.slug) or page_version(person, entries))
+        build(options(proj))
+    after = page_files(proj)
+    assert authors_of(proj, slug) == old_authors | {"ada-lovelace.html"}
+    assert "ada-lovelace" in versioned and len(versioned) < len([p for p in after if p.startswith("authors/")]) // 4
+    pages = {path for path in rendered_again(before, after, "authors/") if path != "index.html" and not path.startswith("letters/")}
+    assert pages and pages <= {f"{name}.html" for name in versioned}
+    assert_same_as_clean(proj, tmp_path)
+
+
 def listed_first(pages: dict[str, tuple[int, bytes]]) -> str:
     """The slug of the home page's first paper."""
     listing = re.search(rb'<ol class="paper-list.*?</ol>', pages["index.html"][1], re.S)[0]

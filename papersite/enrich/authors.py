@@ -142,29 +142,39 @@ def author_pages(authorship: Authorship, lines: Sequence[Line], previous: dict |
         entries = [paper_entry(i, tables) for i in range(len(lines))]
         versions = tuple(page_version(person, entries) for person in people)
         state = {"version": authorship.version, "unordered": authorship.unordered, "lines": lines, "versions": versions,
-                 "index": index_letters(people)}
-    elif not changed:
+                 "slugs": tuple(person.slug for person in people), "index": index_letters(people)}
+    elif not changed and previous["version"] == authorship.version:
         state = previous
     else:
-        versions = list(previous["versions"])
+        kept = dict(zip(previous["slugs"], previous["versions"]))
+        versions = [kept.get(person.slug, b"") for person in people]
         touched = [order[slug] for slug in {slug for i in changed for slug in tables.slugs[i]}]
         entries = {i: paper_entry(i, tables) for i in {i for n in touched for i in people[n].papers}}
         for n in touched:
             versions[n] = page_version(people[n], entries)
-        state = {**previous, "version": authorship.version, "lines": lines, "versions": tuple(versions)}
+        index = previous["index"] if authorship.touched is None else index_letters(people)
+        state = {**previous, "version": authorship.version, "unordered": authorship.unordered, "lines": lines,
+                 "versions": tuple(versions), "slugs": tuple(person.slug for person in people), "index": index}
     pages = tuple(AuthorPage(person, tables, version) for person, version in zip(people, state["versions"]))
     return Authors(pages, state["index"]), state
 
 
 def changed_lines(previous: dict | None, authorship: Authorship, lines: tuple[Line, ...]) -> list[int] | None:
     """The papers (by place in site order) whose authors' pages may differ from the `previous`
-    build's: those whose line changed, and, when the same people's papers are in another order (a
-    year changed), those that moved among the others, which their authors' pages list elsewhere.
-    None: not the same people, every page's version is taken again."""
-    if not previous or len(previous["lines"]) != len(lines):
+    build's: those whose line changed; when some papers' authors changed, the papers of the people
+    identified again; when the same people's papers are in another order (a year changed), those
+    that moved among the others, which their authors' pages list elsewhere. None: every page's
+    version is taken again."""
+    if not previous or len(previous["lines"]) != len(lines) or "slugs" not in previous:
         return None
     if previous["version"] == authorship.version:
         return [i for i, (old, new) in enumerate(zip(previous["lines"], lines)) if old != new]
+    if authorship.touched is not None and previous["version"] == authorship.based_on:
+        # Some papers' authors changed, nothing else of the people: the papers of the people
+        # identified again (their co-authors' pages name them), and those whose line changed.
+        touched = set(authorship.touched)
+        return sorted({i for person in authorship.people if person.slug in touched for i in person.papers}
+                      | {i for i, (old, new) in enumerate(zip(previous["lines"], lines)) if old != new})
     if not authorship.unordered or previous.get("unordered") != authorship.unordered:
         return None
     # A line starts with its paper's slug.

@@ -11,6 +11,7 @@ slugs a person's other names would have, and their `aliases`, forward to their p
 from __future__ import annotations
 
 import pickle
+from bisect import insort
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
@@ -56,6 +57,10 @@ class Authorship:
     redirects: tuple[Redirect, ...]           # by old slug
     version: bytes = b""                      # the digest of what it was made from ...
     unordered: bytes = b""                    # ... whatever the papers' order (unordered_version)
+    # Made from the Authorship of version `based_on` by identifying again only the people of these
+    # slugs (`reidentified`); else None.
+    touched: tuple[str, ...] | None = field(default=None, repr=False, compare=False)
+    based_on: bytes = field(default=b"", repr=False, compare=False)
     # Taken from `credits` once, when the people are identified (unless given: `reordered`), and
     # kept with them: an edit build needs both for every paper, and at 100,000 papers taking them
     # again was 0.8 s of each edit.
@@ -90,23 +95,28 @@ def identify_authors(papers: Sequence[Paper], entries: Sequence[PersonEntry], re
     """The people behind every paper's author names (`papers` in site order), and this stage's state
     for the next build (`previous`: the last build's). When no paper's id or authors and nothing of
     authors.yml changed (an edit to an abstract), the last build's people are this build's; when
-    only the papers' order did (a year changed), they are, their papers renumbered (`reordered`). A
-    slug two people would share is an error, reported at the authors.yml line that can fix it.
+    only the papers' order did (a year changed), they are, their papers renumbered (`reordered`);
+    when a few papers' author lists did, only the people named on them are identified again
+    (`reidentified`). A slug two people would share is an error, reported at the authors.yml line that can fix it.
     `version`: authors_version's, when the caller has taken it."""
     version = version or authors_version(papers, entries)
     if previous and previous.get("version") == version:
         return previous["authorship"], previous
     unordered = unordered_version(papers, entries)
     if previous and len(previous["authorship"].credits) == len(papers) and previous.get("unordered") == unordered:
-        authorship = reordered(previous["authorship"], pickle.loads(previous["ids"]), papers, version)
-        return authorship, {**previous, "version": version, "authorship": authorship, "ids": paper_ids(papers)}
+        authorship = reordered(previous["authorship"], pickle.loads(previous["papers"])[0], papers, version)
+        return authorship, {**previous, "version": version, "authorship": authorship, "papers": paper_authors(papers)}
     memo = pickle.loads(previous["names"]) if previous else None
-    authorship, names = identify(papers, entries, report, memo, version, unordered, jobs)
-    # The spellings read, and the papers' ids, are kept pickled: only a build whose authors or
-    # order changed reads them, and an anthology's 160,000 spellings are a third of a second to
-    # unpickle with the cache on every edit.
-    return authorship, {"version": version, "authorship": authorship, "names": pickle.dumps(names, protocol=5),
-                        "unordered": unordered, "ids": paper_ids(papers)}
+    known = len(memo) if memo else 0
+    edited = edited_papers(previous, papers, entries) if previous else None
+    again = reidentified(previous["authorship"], memo, papers, entries, edited, report, version, unordered) if edited is not None else None
+    authorship, names = again or identify(papers, entries, report, memo, version, unordered, jobs)
+    # The spellings read, and the papers' ids and author lists, are kept pickled: only a build whose
+    # authors or order changed reads them, and an anthology's 160,000 spellings are a third of a
+    # second to unpickle with the cache on every edit (and to pickle again, unless none was added).
+    spellings = previous["names"] if again and len(names) == known else pickle.dumps(names, protocol=5)
+    return authorship, {"version": version, "authorship": authorship, "names": spellings,
+                        "unordered": unordered, "papers": paper_authors(papers), "entries": fingerprint(tuple(entries))}
 
 
 def unordered_version(papers: Sequence[Paper], entries: Sequence[PersonEntry]) -> bytes:
@@ -115,8 +125,86 @@ def unordered_version(papers: Sequence[Paper], entries: Sequence[PersonEntry]) -
     return fingerprint((tuple(sorted((paper.id, paper.authors) for paper in papers)), tuple(entries)))
 
 
-def paper_ids(papers: Sequence[Paper]) -> bytes:
-    return pickle.dumps(tuple(paper.id for paper in papers), protocol=5)
+def paper_authors(papers: Sequence[Paper]) -> bytes:
+    """The papers' ids and author lists, in site order, pickled."""
+    return pickle.dumps((tuple(paper.id for paper in papers), tuple(paper.authors for paper in papers)), protocol=5)
+
+
+# From this many papers whose authors changed on, everyone is identified afresh (`identify`).
+EDITED_MOST = 100
+
+
+def edited_papers(previous: dict, papers: Sequence[Paper], entries: Sequence[PersonEntry]) -> list[int] | None:
+    """The papers whose author lists changed since the `previous` build, by place, when they are few
+    and nothing else did: the same papers in the same order, the same authors.yml."""
+    if "papers" not in previous or previous.get("entries") != fingerprint(tuple(entries)):
+        return None
+    ids, authors = pickle.loads(previous["papers"])
+    if len(ids) != len(papers) or any(paper.id != old for paper, old in zip(papers, ids)):
+        return None
+    edited = [i for i, (paper, old) in enumerate(zip(papers, authors)) if paper.authors != old]
+    return edited if len(edited) < EDITED_MOST else None
+
+
+def reidentified(authorship: Authorship, names: NameMemo, papers: Sequence[Paper], entries: Sequence[PersonEntry],
+                 edited: Sequence[int], report: Report, version: bytes, unordered: bytes) -> tuple[Authorship, NameMemo] | None:
+    """`identify`'s result when only the `edited` papers' author lists changed: the people named on
+    them before (their credits' slugs) or now are identified again, over their own papers; everyone
+    else is as the last build had them. At 100,000 papers, a pass over a few people's papers where
+    identifying everyone reads 476,000 names. A spelling no paper gives any more stays in `names`
+    until a build identifies everyone. None when two people would share a page: `identify` says which."""
+    merged = {key: n for n, entry in enumerate(entries) if not entry.papers for key in entry.keys}
+    claimed = {(key, paper_id): n for n, entry in enumerate(entries) for key in entry.keys for paper_id in entry.papers}
+    for i in edited:
+        for raw in papers[i].authors:
+            if raw not in names:
+                names[raw] = read_name(raw)
+
+    def who_of(raw: str, paper: Paper) -> int | str | None:
+        key = names[raw][1]
+        return claimed.get((key, paper.id), merged.get(key, key)) if key else None
+
+    def slug_of(who: int | str) -> str:
+        return (entries[who].slug or name_slug(entries[who].keys[0])) if type(who) is int else name_slug(who)
+
+    now = {i: [(raw, who_of(raw, papers[i])) for raw in papers[i].authors] for i in edited}
+    touched = {credit.slug for i in edited for credit in authorship.credits[i] if credit.slug is not None}
+    touched |= {slug_of(who) for named in now.values() for _, who in named if who is not None}
+    by_slug = {person.slug: person for person in authorship.people if person.slug in touched}
+    people = [person for person in authorship.people if person.slug not in touched]
+    for slug in sorted(touched):
+        old = by_slug.get(slug)
+        rows = sorted({i for i in (old.papers if old else ()) if i not in now}
+                      | {i for i, named in now.items() if any(who is not None and slug_of(who) == slug for _, who in named)})
+        # Whose page it is: the spellings on their papers that lead to it.
+        mine = [(raw, who) for i in rows for raw in papers[i].authors
+                if (who := who_of(raw, papers[i])) is not None and slug_of(who) == slug]
+        if not mine:
+            continue
+        if len({who for _, who in mine}) > 1:
+            return None
+        who = mine[0][1]
+        if type(who) is int:
+            entry = entries[who]
+            person = Person(slug, entry.name, entry, tuple(rows), index_name(entry.name), index_letter(entry.name))
+        else:
+            counts: dict[str, int] = {}
+            for raw, _ in mine:
+                counts[raw] = counts.get(raw, 0) + 1
+            shown, _, _, _, listed_as, letter = names[usual_spelling(counts, names)]
+            person = Person(slug, shown, None, tuple(rows), listed_as, letter)
+        insort(people, person, key=lambda person: (sort_key(person.name), person.slug))
+    check_slugs(dict(enumerate(people)), papers, report)
+    shared: dict[tuple[str, str | None], Credit] = {}
+    credits = list(authorship.credits)
+    for i, named in now.items():
+        credits[i] = tuple(credit_of(shared, names[raw][0], slug_of(who) if who is not None else None) for raw, who in named)
+    bylines, paper_people = list(authorship.bylines), list(authorship.paper_people)
+    for i in now:
+        bylines[i], paper_people[i] = byline_version(credits[i]), paper_slugs(credits[i])
+    ordered = tuple(people)
+    return Authorship(tuple(credits), ordered, redirects(ordered, report), version, unordered, touched=tuple(sorted(touched)),
+                      based_on=authorship.version, bylines=tuple(bylines), paper_people=tuple(paper_people)), names
 
 
 def reordered(authorship: Authorship, ids: Sequence[str], papers: Sequence[Paper], version: bytes) -> Authorship:
@@ -134,8 +222,8 @@ def reordered(authorship: Authorship, ids: Sequence[str], papers: Sequence[Paper
         rows = tuple(sorted(new_of[old] for old in person.papers))
         people.append(person if rows == person.papers else replace(person, papers=rows))
     return Authorship(tuple(authorship.credits[old] for old in order), tuple(people), authorship.redirects, version,
-                      authorship.unordered, tuple(authorship.bylines[old] for old in order),
-                      tuple(authorship.paper_people[old] for old in order))
+                      authorship.unordered, bylines=tuple(authorship.bylines[old] for old in order),
+                      paper_people=tuple(authorship.paper_people[old] for old in order))
 
 
 def authors_version(papers: Sequence[Paper], entries: Sequence[PersonEntry]) -> bytes:
