@@ -152,7 +152,9 @@ def author_pages(authorship: Authorship, lines: Sequence[Line], previous: dict |
         entries = {i: paper_entry(i, tables) for i in {i for n in touched for i in people[n].papers}}
         for n in touched:
             versions[n] = page_version(people[n], entries)
-        index = previous["index"] if authorship.touched is None else index_letters(people)
+        # The index changes with the people (their names and counts), not with their papers' order or lines.
+        same_people = previous["version"] == authorship.version or authorship.touched is None
+        index = previous["index"] if same_people else index_letters(people)
         state = {**previous, "version": authorship.version, "unordered": authorship.unordered, "lines": lines,
                  "versions": tuple(versions), "slugs": tuple(person.slug for person in people), "index": index}
     pages = tuple(AuthorPage(person, tables, version) for person, version in zip(people, state["versions"]))
