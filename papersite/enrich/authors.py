@@ -141,8 +141,8 @@ def author_pages(authorship: Authorship, lines: Sequence[Line], previous: dict |
     if changed is None:
         entries = [paper_entry(i, tables) for i in range(len(lines))]
         versions = tuple(page_version(person, entries) for person in people)
-        state = {"version": authorship.version, "unordered": authorship.unordered, "lines": lines, "versions": versions,
-                 "slugs": tuple(person.slug for person in people), "index": index_letters(people)}
+        state = {"version": authorship.version, "lines": lines, "versions": versions, "slugs": tuple(person.slug for person in people),
+                 "index": index_letters(people)}
     elif not changed and previous["version"] == authorship.version:
         state = previous
     else:
@@ -153,38 +153,36 @@ def author_pages(authorship: Authorship, lines: Sequence[Line], previous: dict |
         for n in touched:
             versions[n] = page_version(people[n], entries)
         # The index changes with the people (their names and counts), not with their papers' order or lines.
-        same_people = previous["version"] == authorship.version or authorship.touched is None
+        same_people = previous["version"] == authorship.version or not authorship.touched
         index = previous["index"] if same_people else index_letters(people)
-        state = {**previous, "version": authorship.version, "unordered": authorship.unordered, "lines": lines,
-                 "versions": tuple(versions), "slugs": tuple(person.slug for person in people), "index": index}
+        state = {**previous, "version": authorship.version, "lines": lines, "versions": tuple(versions),
+                 "slugs": tuple(person.slug for person in people), "index": index}
     pages = tuple(AuthorPage(person, tables, version) for person, version in zip(people, state["versions"]))
     return Authors(pages, state["index"]), state
 
 
 def changed_lines(previous: dict | None, authorship: Authorship, lines: tuple[Line, ...]) -> list[int] | None:
     """The papers (by place in site order) whose authors' pages may differ from the `previous`
-    build's: those whose line changed; when some papers' authors changed, the papers of the people
-    identified again; when the same people's papers are in another order (a year changed), those
-    that moved among the others, which their authors' pages list elsewhere. None: every page's
-    version is taken again."""
-    if not previous or len(previous["lines"]) != len(lines) or "slugs" not in previous:
+    build's: those whose line changed; when the people were made from the last build's
+    (people.reidentified), also the papers of the people identified again (their co-authors' pages
+    name them), the papers added, and those that moved among the others (a year changed), which
+    their authors' pages list elsewhere. None: every page's version is taken again."""
+    if not previous or "slugs" not in previous:
         return None
-    if previous["version"] == authorship.version:
-        return [i for i, (old, new) in enumerate(zip(previous["lines"], lines)) if old != new]
-    if authorship.touched is not None and previous["version"] == authorship.based_on:
-        # Some papers' authors changed, nothing else of the people: the papers of the people
-        # identified again (their co-authors' pages name them), and those whose line changed.
-        touched = set(authorship.touched)
-        return sorted({i for person in authorship.people if person.slug in touched for i in person.papers}
-                      | {i for i, (old, new) in enumerate(zip(previous["lines"], lines)) if old != new})
-    if not authorship.unordered or previous.get("unordered") != authorship.unordered:
+    old_lines = previous["lines"]
+    if previous["version"] == authorship.version and len(old_lines) == len(lines):
+        return [i for i, (old, new) in enumerate(zip(old_lines, lines)) if old != new]
+    if authorship.touched is None or previous["version"] != authorship.based_on:
         return None
-    # A line starts with its paper's slug.
-    at = {line[0]: (i, line) for i, line in enumerate(previous["lines"])}
+    touched = set(authorship.touched)
+    changed = {i for person in authorship.people if person.slug in touched for i in person.papers}
+    if len(old_lines) == len(lines) and all(old[0] == new[0] for old, new in zip(old_lines, lines)):   # (a line starts with its slug)
+        return sorted(changed | {i for i, (old, new) in enumerate(zip(old_lines, lines)) if old != new})
+    at = {line[0]: (i, line) for i, line in enumerate(old_lines)}
     before = [at.get(line[0], (-1, None)) for line in lines]
     found = [i for i, (was, _) in enumerate(before) if was >= 0]
     kept = {i for i, keep in zip(found, longest_rising([before[i][0] for i in found]).tolist()) if keep}
-    return [i for i, (line, (_, old)) in enumerate(zip(lines, before)) if i not in kept or old != line]
+    return sorted(changed | {i for i, (line, (_, old)) in enumerate(zip(lines, before)) if i not in kept or old != line})
 
 
 def papers_by_year(person: Person,

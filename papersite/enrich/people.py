@@ -55,13 +55,12 @@ class Authorship:
     credits: tuple[tuple[Credit, ...], ...]   # each paper's authors, in site order
     people: tuple[Person, ...]                # by family name (inputs/names.py sort_key)
     redirects: tuple[Redirect, ...]           # by old slug
-    version: bytes = b""                      # the digest of what it was made from ...
-    unordered: bytes = b""                    # ... whatever the papers' order (unordered_version)
+    version: bytes = b""                      # the digest of what it was made from
     # Made from the Authorship of version `based_on` by identifying again only the people of these
-    # slugs (`reidentified`); else None.
+    # slugs, the others' papers renumbered (`reidentified`); else None.
     touched: tuple[str, ...] | None = field(default=None, repr=False, compare=False)
     based_on: bytes = field(default=b"", repr=False, compare=False)
-    # Taken from `credits` once, when the people are identified (unless given: `reordered`), and
+    # Taken from `credits` once, when the people are identified (unless given: `reidentified`), and
     # kept with them: an edit build needs both for every paper, and at 100,000 papers taking them
     # again was 0.8 s of each edit.
     bylines: tuple[bytes, ...] = field(default=None, repr=False, compare=False)            # each paper's byline_version
@@ -95,34 +94,24 @@ def identify_authors(papers: Sequence[Paper], entries: Sequence[PersonEntry], re
     """The people behind every paper's author names (`papers` in site order), and this stage's state
     for the next build (`previous`: the last build's). When no paper's id or authors and nothing of
     authors.yml changed (an edit to an abstract), the last build's people are this build's; when
-    only the papers' order did (a year changed), they are, their papers renumbered (`reordered`);
-    when a few papers' author lists did, only the people named on them are identified again
-    (`reidentified`). A slug two people would share is an error, reported at the authors.yml line that can fix it.
+    only a few papers were added, removed or given another author list, or the papers' order
+    changed (a year changed), only the people named on those papers are identified again, and the
+    others' papers renumbered (`reidentified`). A slug two people would share is an error, reported at the authors.yml line that can fix it.
     `version`: authors_version's, when the caller has taken it."""
     version = version or authors_version(papers, entries)
     if previous and previous.get("version") == version:
         return previous["authorship"], previous
-    unordered = unordered_version(papers, entries)
-    if previous and len(previous["authorship"].credits) == len(papers) and previous.get("unordered") == unordered:
-        authorship = reordered(previous["authorship"], pickle.loads(previous["papers"])[0], papers, version)
-        return authorship, {**previous, "version": version, "authorship": authorship, "papers": paper_authors(papers)}
     memo = pickle.loads(previous["names"]) if previous else None
     known = len(memo) if memo else 0
-    edited = edited_papers(previous, papers, entries) if previous else None
-    again = reidentified(previous["authorship"], memo, papers, entries, edited, report, version, unordered) if edited is not None else None
-    authorship, names = again or identify(papers, entries, report, memo, version, unordered, jobs)
+    changes = paper_changes(previous, papers, entries) if previous else None
+    again = reidentified(previous["authorship"], memo, papers, entries, changes, report, version) if changes else None
+    authorship, names = again or identify(papers, entries, report, memo, version, jobs)
     # The spellings read, and the papers' ids and author lists, are kept pickled: only a build whose
-    # authors or order changed reads them, and an anthology's 160,000 spellings are a third of a
+    # authors or papers changed reads them, and an anthology's 160,000 spellings are a third of a
     # second to unpickle with the cache on every edit (and to pickle again, unless none was added).
     spellings = previous["names"] if again and len(names) == known else pickle.dumps(names, protocol=5)
     return authorship, {"version": version, "authorship": authorship, "names": spellings,
-                        "unordered": unordered, "papers": paper_authors(papers), "entries": fingerprint(tuple(entries))}
-
-
-def unordered_version(papers: Sequence[Paper], entries: Sequence[PersonEntry]) -> bytes:
-    """authors_version, whatever the papers' order: a paper whose year changed moves in site order,
-    and its people are the same people."""
-    return fingerprint((tuple(sorted((paper.id, paper.authors) for paper in papers)), tuple(entries)))
+                        "papers": paper_authors(papers), "entries": fingerprint(tuple(entries))}
 
 
 def paper_authors(papers: Sequence[Paper]) -> bytes:
@@ -130,29 +119,45 @@ def paper_authors(papers: Sequence[Paper]) -> bytes:
     return pickle.dumps((tuple(paper.id for paper in papers), tuple(paper.authors for paper in papers)), protocol=5)
 
 
-# From this many papers whose authors changed on, everyone is identified afresh (`identify`).
+# From this many papers added, removed or with another author list on, everyone is identified afresh (`identify`).
 EDITED_MOST = 100
 
 
-def edited_papers(previous: dict, papers: Sequence[Paper], entries: Sequence[PersonEntry]) -> list[int] | None:
-    """The papers whose author lists changed since the `previous` build, by place, when they are few
-    and nothing else did: the same papers in the same order, the same authors.yml."""
+@dataclass(frozen=True)
+class PaperChanges:
+    """How this build's papers stand to the last build's, by id."""
+
+    old_rows: tuple[int, ...]   # per paper, its place in the last build's site order; -1: added
+    edited: tuple[int, ...]     # the papers added or with another author list, by place
+    removed: tuple[int, ...]    # the last build's papers gone, by their place then
+
+
+def paper_changes(previous: dict, papers: Sequence[Paper], entries: Sequence[PersonEntry]) -> PaperChanges | None:
+    """Which papers were added, removed, or given another author list since the `previous` build
+    (the others may have moved: a year changed), when they are few and authors.yml is the same."""
     if "papers" not in previous or previous.get("entries") != fingerprint(tuple(entries)):
         return None
     ids, authors = pickle.loads(previous["papers"])
-    if len(ids) != len(papers) or any(paper.id != old for paper, old in zip(papers, ids)):
+    at = {paper_id: row for row, paper_id in enumerate(ids)}
+    old_rows = tuple(at.get(paper.id, -1) for paper in papers)
+    kept = set(old_rows) - {-1}
+    if len(kept) != sum(row >= 0 for row in old_rows):   # an id given twice: `identify` reports it
         return None
-    edited = [i for i, (paper, old) in enumerate(zip(papers, authors)) if paper.authors != old]
-    return edited if len(edited) < EDITED_MOST else None
+    edited = tuple(i for i, (paper, old) in enumerate(zip(papers, old_rows)) if old < 0 or authors[old] != paper.authors)
+    removed = tuple(row for row in range(len(ids)) if row not in kept)
+    return PaperChanges(old_rows, edited, removed) if len(edited) + len(removed) < EDITED_MOST else None
 
 
 def reidentified(authorship: Authorship, names: NameMemo, papers: Sequence[Paper], entries: Sequence[PersonEntry],
-                 edited: Sequence[int], report: Report, version: bytes, unordered: bytes) -> tuple[Authorship, NameMemo] | None:
-    """`identify`'s result when only the `edited` papers' author lists changed: the people named on
-    them before (their credits' slugs) or now are identified again, over their own papers; everyone
-    else is as the last build had them. At 100,000 papers, a pass over a few people's papers where
-    identifying everyone reads 476,000 names. A spelling no paper gives any more stays in `names`
-    until a build identifies everyone. None when two people would share a page: `identify` says which."""
+                 changes: PaperChanges, report: Report, version: bytes) -> tuple[Authorship, NameMemo] | None:
+    """`identify`'s result from the last build's (`authorship`) when few papers were added, removed
+    or given another author list (`changes`): the people named on those papers before (their
+    credits' slugs) or now are identified again, over their own papers; everyone else keeps their
+    person, their papers renumbered to this build's order, and every other paper its credits. At
+    100,000 papers, a pass over the people where identifying everyone reads 476,000 names. A
+    spelling no paper gives any more stays in `names` until a build identifies everyone. None when
+    two people would share a page: `identify` says which."""
+    old_rows, edited = changes.old_rows, changes.edited
     merged = {key: n for n, entry in enumerate(entries) if not entry.papers for key in entry.keys}
     claimed = {(key, paper_id): n for n, entry in enumerate(entries) for key in entry.keys for paper_id in entry.papers}
     for i in edited:
@@ -167,14 +172,27 @@ def reidentified(authorship: Authorship, names: NameMemo, papers: Sequence[Paper
     def slug_of(who: int | str) -> str:
         return (entries[who].slug or name_slug(entries[who].keys[0])) if type(who) is int else name_slug(who)
 
+    new_of = [-1] * len(authorship.credits)
+    for row, old in enumerate(old_rows):
+        if old >= 0:
+            new_of[old] = row
     now = {i: [(raw, who_of(raw, papers[i])) for raw in papers[i].authors] for i in edited}
-    touched = {credit.slug for i in edited for credit in authorship.credits[i] if credit.slug is not None}
+    touched = {credit.slug for row in (*(old_rows[i] for i in edited if old_rows[i] >= 0), *changes.removed)
+               for credit in authorship.credits[row] if credit.slug is not None}
     touched |= {slug_of(who) for named in now.values() for _, who in named if who is not None}
-    by_slug = {person.slug: person for person in authorship.people if person.slug in touched}
-    people = [person for person in authorship.people if person.slug not in touched]
+    moved = old_rows != tuple(range(len(old_rows)))
+    by_slug, people = {}, []
+    for person in authorship.people:
+        if person.slug in touched:
+            by_slug[person.slug] = person
+        elif moved:   # none of their papers was added, removed or edited: each is renumbered
+            rows = tuple(sorted(new_of[old] for old in person.papers))
+            people.append(person if rows == person.papers else replace(person, papers=rows))
+        else:
+            people.append(person)
     for slug in sorted(touched):
         old = by_slug.get(slug)
-        rows = sorted({i for i in (old.papers if old else ()) if i not in now}
+        rows = sorted({new_of[row] for row in (old.papers if old else ()) if new_of[row] >= 0 and new_of[row] not in now}
                       | {i for i, named in now.items() if any(who is not None and slug_of(who) == slug for _, who in named)})
         # Whose page it is: the spellings on their papers that lead to it.
         mine = [(raw, who) for i in rows for raw in papers[i].authors
@@ -196,34 +214,20 @@ def reidentified(authorship: Authorship, names: NameMemo, papers: Sequence[Paper
         insort(people, person, key=lambda person: (sort_key(person.name), person.slug))
     check_slugs(dict(enumerate(people)), papers, report)
     shared: dict[tuple[str, str | None], Credit] = {}
-    credits = list(authorship.credits)
-    for i, named in now.items():
-        credits[i] = tuple(credit_of(shared, names[raw][0], slug_of(who) if who is not None else None) for raw, who in named)
-    bylines, paper_people = list(authorship.bylines), list(authorship.paper_people)
-    for i in now:
-        bylines[i], paper_people[i] = byline_version(credits[i]), paper_slugs(credits[i])
+    credits, bylines, paper_people = [], [], []
+    for i, old in enumerate(old_rows):
+        if i in now:
+            made = tuple(credit_of(shared, names[raw][0], slug_of(who) if who is not None else None) for raw, who in now[i])
+            credits.append(made)
+            bylines.append(byline_version(made))
+            paper_people.append(paper_slugs(made))
+        else:
+            credits.append(authorship.credits[old])
+            bylines.append(authorship.bylines[old])
+            paper_people.append(authorship.paper_people[old])
     ordered = tuple(people)
-    return Authorship(tuple(credits), ordered, redirects(ordered, report), version, unordered, touched=tuple(sorted(touched)),
+    return Authorship(tuple(credits), ordered, redirects(ordered, report), version, touched=tuple(sorted(touched)),
                       based_on=authorship.version, bylines=tuple(bylines), paper_people=tuple(paper_people)), names
-
-
-def reordered(authorship: Authorship, ids: Sequence[str], papers: Sequence[Paper], version: bytes) -> Authorship:
-    """The same people with their papers in this build's order: `ids` gives the old order, by paper
-    id. A person's papers are renumbered (still in site order), each paper keeps its credits: a
-    pass over the papers and the people, where identifying them again reads every name (at 100,000
-    papers, 476,000: bench/README.md)."""
-    old_of = {paper_id: row for row, paper_id in enumerate(ids)}
-    order = [old_of[paper.id] for paper in papers]
-    new_of = [0] * len(order)
-    for row, old in enumerate(order):
-        new_of[old] = row
-    people = []
-    for person in authorship.people:
-        rows = tuple(sorted(new_of[old] for old in person.papers))
-        people.append(person if rows == person.papers else replace(person, papers=rows))
-    return Authorship(tuple(authorship.credits[old] for old in order), tuple(people), authorship.redirects, version,
-                      authorship.unordered, bylines=tuple(authorship.bylines[old] for old in order),
-                      paper_people=tuple(authorship.paper_people[old] for old in order))
 
 
 def authors_version(papers: Sequence[Paper], entries: Sequence[PersonEntry]) -> bytes:
@@ -282,7 +286,7 @@ def identify_apart(papers: Sequence[Paper], entries: Sequence[PersonEntry], prev
 
 
 def identify(papers: Sequence[Paper], entries: Sequence[PersonEntry], report: Report,
-             previous: NameMemo | None, version: bytes, unordered: bytes = b"", jobs: int = 1) -> tuple[Authorship, NameMemo]:
+             previous: NameMemo | None, version: bytes, jobs: int = 1) -> tuple[Authorship, NameMemo]:
     """`identify_authors` from scratch, but for the spellings the last build read (`previous`), and
     the new ones read on `jobs` workers (an anthology's first build reads 164,000: ~3 s)."""
     # A person is their entry's position in authors.yml, or their name's key when no entry has it.
@@ -334,7 +338,7 @@ def identify(papers: Sequence[Paper], entries: Sequence[PersonEntry], report: Re
     credits = tuple(tuple(credit_of(shared, shown, slug_of[who] if who is not None else None) for shown, who in paper)
                     for paper in per_paper)
     ordered = tuple(people[who] for who in sorted(people, key=lambda who: (order[who], people[who].slug)))
-    return Authorship(credits, ordered, redirects(ordered, report), version, unordered), names
+    return Authorship(credits, ordered, redirects(ordered, report), version), names
 
 
 def credit_of(shared: dict[tuple[str, str | None], Credit], shown: str, slug: str | None) -> Credit:
