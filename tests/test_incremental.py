@@ -361,6 +361,23 @@ def test_an_authors_name_changed_on_one_paper_identifies_its_people_alone(proj, 
     assert_same_as_clean(proj, tmp_path)
 
 
+def test_a_paper_added_and_another_removed_identify_their_people_alone(proj, tmp_path, monkeypatch):
+    """A paper added and another removed: the people named on them are identified again, everyone
+    else keeps their person with their papers renumbered (people.reidentified); at 100,000 papers
+    an add identified all 476,000 names again. The site is a clean build's."""
+    build(options(proj))
+    papers = sorted((proj / "content" / "papers").glob("*.md"))
+    added = proj / "content" / "papers" / "a-paper-added.md"
+    added.write_text(paper_text(id="p-added", slug="a-paper-added", title="A paper added", authors="[Ada Lovelace, Grace Hopper]"),
+                     encoding="utf-8")
+    papers[-1].unlink()
+    with monkeypatch.context() as patch:
+        patch.setattr(people_module, "identify", lambda *args: pytest.fail("every author identified again"))
+        build(options(proj))
+    assert {"ada-lovelace.html", "grace-hopper.html"} <= authors_of(proj, "a-paper-added")
+    assert_same_as_clean(proj, tmp_path)
+
+
 def listed_first(pages: dict[str, tuple[int, bytes]]) -> str:
     """The slug of the home page's first paper."""
     listing = re.search(rb'<ol class="paper-list.*?</ol>', pages["index.html"][1], re.S)[0]
