@@ -176,7 +176,8 @@ def changed_lines(previous: dict | None, authorship: Authorship, lines: tuple[Li
         return None
     touched = set(authorship.touched)
     changed = {i for person in authorship.people if person.slug in touched for i in person.papers}
-    if len(old_lines) == len(lines) and all(old[0] == new[0] for old, new in zip(old_lines, lines)):   # (a line starts with its slug)
+    # A line starts with its paper's slug: the same papers in the same places, compared place by place.
+    if len(old_lines) == len(lines) and all(old[0] == new[0] for old, new in zip(old_lines, lines)):
         return sorted(changed | {i for i, (old, new) in enumerate(zip(old_lines, lines)) if old != new})
     at = {line[0]: (i, line) for i, line in enumerate(old_lines)}
     before = [at.get(line[0], (-1, None)) for line in lines]

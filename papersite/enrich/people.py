@@ -96,8 +96,9 @@ def identify_authors(papers: Sequence[Paper], entries: Sequence[PersonEntry], re
     authors.yml changed (an edit to an abstract), the last build's people are this build's; when
     only a few papers were added, removed or given another author list, or the papers' order
     changed (a year changed), only the people named on those papers are identified again, and the
-    others' papers renumbered (`reidentified`). A slug two people would share is an error, reported at the authors.yml line that can fix it.
-    `version`: authors_version's, when the caller has taken it."""
+    others' papers renumbered (`reidentified`). A slug two people would share is an error,
+    reported at the authors.yml line that can fix it. `version`: authors_version's, when the
+    caller has taken it."""
     version = version or authors_version(papers, entries)
     if previous and previous.get("version") == version:
         return previous["authorship"], previous
