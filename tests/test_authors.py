@@ -20,6 +20,7 @@ from papersite.enrich.authors import author_pages
 from papersite.enrich.bibtex import author_list
 from papersite.enrich.people import Authorship, Credit, Person
 from papersite.errors import Report
+from papersite.model import Paper
 from papersite.inputs.names import index_letter, index_name, name_key, name_slug, shown_name
 from support.linkcheck import check_site
 
@@ -353,15 +354,8 @@ def test_papers_in_another_order_keep_their_people_renumbered():
     """A year changed moves a paper in site order: the last build's people, their papers renumbered
     (people.reidentified), are what identifying everyone afresh gives, and the author pages'
     versions taken again are those of the moved paper's authors alone."""
-    from papersite.model import Paper
-
-    def paper(n: int, authors: tuple[str, ...]) -> Paper:
-        return Paper(id=f"p-{n}", slug=f"paper-{n}", title=f"Paper {n}", title_source="given", venue="ICML", year=2024,
-                     tags=(), code=(), authors=authors, aliases=(), links=(), body="An abstract.", path=f"content/papers/{n}.md",
-                     body_line=12)
-
     bylines = [("Ada Lovelace", "Alan Turing"), ("Grace Hopper",), ("alan turing", "Grace Hopper"), ("Ada Lovelace",), ("Edsger Dijkstra",)]
-    papers = [paper(n, names) for n, names in enumerate(bylines)]
+    papers = [some_paper(n, names) for n, names in enumerate(bylines)]
     moved = [papers[3], *papers[:3], papers[4]]   # paper 3 moved first: papers 0-2 shift by one
     first, state = people.identify_authors(papers, (), Report())
     again, _ = people.identify_authors(moved, (), Report(), state)
@@ -370,27 +364,28 @@ def test_papers_in_another_order_keep_their_people_renumbered():
     assert (again.credits, again.people, again.redirects, again.version) == (fresh.credits, fresh.people, fresh.redirects, fresh.version)
     assert again.bylines == fresh.bylines and again.paper_people == fresh.paper_people
 
-    def lines(order):
-        return [(p.slug, p.title, "ICML", "icml", 2024, ()) for p in order]
-
     versioned = []
     page_version = authors_module.page_version
-    _, pages_state = author_pages(first, lines(papers))
+    _, pages_state = author_pages(first, author_lines(papers))
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(authors_module, "page_version", lambda person, entries: versioned.append(person.slug) or page_version(person, entries))
-        pages, _ = author_pages(again, lines(moved), pages_state)
+        pages, _ = author_pages(again, author_lines(moved), pages_state)
     assert versioned == ["ada-lovelace"]
-    assert [page.version for page in pages.pages] == [page.version for page in author_pages(fresh, lines(moved))[0].pages]
+    assert [page.version for page in pages.pages] == [page.version for page in author_pages(fresh, author_lines(moved))[0].pages]
 
 
 NAMES = ["Ada Lovelace", "ada lovelace", "A. Lovelace", "Alan Turing", "Grace Hopper", "GRACE HOPPER", "José García",
          "Jose Garcia", "Edsger Dijkstra", "Qiang Liu", "qiang liu", "Barbara Liskov", "—"]
 
 
-def some_paper(n: int, authors: tuple[str, ...]):
-    from papersite.model import Paper
+def some_paper(n: int, authors: tuple[str, ...]) -> Paper:
     return Paper(id=f"p-{n}", slug=f"paper-{n}", title=f"Paper {n}", title_source="given", venue="ICML", year=2024, tags=(),
                  code=(), authors=authors, aliases=(), links=(), body="An abstract.", path=f"content/papers/{n}.md", body_line=12)
+
+
+def author_lines(papers):
+    """The papers as author pages list them (enrich/listings.py paper_line)."""
+    return [(p.slug, p.title, "ICML", "icml", 2024, ()) for p in papers]
 
 
 def some_entries():
@@ -425,11 +420,8 @@ def test_papers_added_removed_moved_or_edited_identify_their_people_again_as_afr
         if after:
             after.insert(target % len(after), after.pop(source % len(after)))
 
-    def lines(order):
-        return [(p.slug, p.title, "ICML", "icml", 2024, ()) for p in order]
-
     first, state = people.identify_authors(papers, entries, Report())
-    _, pages_state = author_pages(first, lines(papers))
+    _, pages_state = author_pages(first, author_lines(papers))
     fresh_report, again_report = Report(), Report()
     fresh, _ = people.identify_authors(after, entries, fresh_report)
     with pytest.MonkeyPatch.context() as patch:
@@ -442,7 +434,7 @@ def test_papers_added_removed_moved_or_edited_identify_their_people_again_as_afr
     assert (again.credits, again.people, again.redirects, again.version) == (fresh.credits, fresh.people, fresh.redirects, fresh.version)
     assert again.bylines == fresh.bylines and again.paper_people == fresh.paper_people
     assert again_report.errors == fresh_report.errors
-    pages, _ = author_pages(again, lines(after), pages_state)
-    made, _ = author_pages(fresh, lines(after))
+    pages, _ = author_pages(again, author_lines(after), pages_state)
+    made, _ = author_pages(fresh, author_lines(after))
     assert [(page.slug, page.version) for page in pages.pages] == [(page.slug, page.version) for page in made.pages]
     assert pages.index == made.index

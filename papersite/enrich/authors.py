@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ..digests import leaf
-from .moves import longest_rising
+from .moves import old_places
 from .people import Authorship, Person
 
 
@@ -176,14 +176,9 @@ def changed_lines(previous: dict | None, authorship: Authorship, lines: tuple[Li
         return None
     touched = set(authorship.touched)
     changed = {i for person in authorship.people if person.slug in touched for i in person.papers}
-    # A line starts with its paper's slug: the same papers in the same places, compared place by place.
-    if len(old_lines) == len(lines) and all(old[0] == new[0] for old, new in zip(old_lines, lines)):
-        return sorted(changed | {i for i, (old, new) in enumerate(zip(old_lines, lines)) if old != new})
-    at = {line[0]: (i, line) for i, line in enumerate(old_lines)}
-    before = [at.get(line[0], (-1, None)) for line in lines]
-    found = [i for i, (was, _) in enumerate(before) if was >= 0]
-    kept = {i for i, keep in zip(found, longest_rising([before[i][0] for i in found]).tolist()) if keep}
-    return sorted(changed | {i for i, (line, (_, old)) in enumerate(zip(lines, before)) if i not in kept or old != line})
+    # A line starts with its paper's slug.
+    places = old_places([line[0] for line in old_lines], [line[0] for line in lines]).tolist()
+    return sorted(changed | {i for i, (line, old) in enumerate(zip(lines, places)) if old < 0 or old_lines[old] != line})
 
 
 def papers_by_year(person: Person,

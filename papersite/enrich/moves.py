@@ -8,8 +8,20 @@ merely shifted by them, are then taken as changed.
 from __future__ import annotations
 
 from bisect import bisect_left
+from collections.abc import Hashable, Sequence
 
 import numpy as np
+
+
+def old_places(before: Sequence[Hashable], after: Sequence[Hashable]) -> np.ndarray:
+    """Per paper of `after` (by slug or id), its place in `before`; -1 for a paper that is new
+    there or that moved among the others (outside a longest run of papers that kept their order)."""
+    at = {key: place for place, key in enumerate(before)}
+    places = np.fromiter((at.get(key, -1) for key in after), dtype=np.int64, count=len(after))
+    found = np.flatnonzero(places >= 0)
+    if np.any(np.diff(places[found]) <= 0):
+        places[found[~longest_rising(places[found].tolist())]] = -1
+    return places
 
 
 def longest_rising(values: list[int]) -> np.ndarray:

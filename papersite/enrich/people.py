@@ -104,7 +104,8 @@ def identify_authors(papers: Sequence[Paper], entries: Sequence[PersonEntry], re
         return previous["authorship"], previous
     memo = pickle.loads(previous["names"]) if previous else None
     known = len(memo) if memo else 0
-    changes = paper_changes(previous, papers, entries) if previous else None
+    entries_version = fingerprint(tuple(entries))
+    changes = paper_changes(previous, papers, entries_version) if previous else None
     again = reidentified(previous["authorship"], memo, papers, entries, changes, report, version) if changes else None
     authorship, names = again or identify(papers, entries, report, memo, version, jobs)
     # The spellings read, and the papers' ids and author lists, are kept pickled: only a build whose
@@ -112,7 +113,7 @@ def identify_authors(papers: Sequence[Paper], entries: Sequence[PersonEntry], re
     # second to unpickle with the cache on every edit (and to pickle again, unless none was added).
     spellings = previous["names"] if again and len(names) == known else pickle.dumps(names, protocol=5)
     return authorship, {"version": version, "authorship": authorship, "names": spellings,
-                        "papers": paper_authors(papers), "entries": fingerprint(tuple(entries))}
+                        "papers": paper_authors(papers), "entries": entries_version}
 
 
 def paper_authors(papers: Sequence[Paper]) -> bytes:
@@ -133,10 +134,11 @@ class PaperChanges:
     removed: tuple[int, ...]    # the last build's papers gone, by their place then
 
 
-def paper_changes(previous: dict, papers: Sequence[Paper], entries: Sequence[PersonEntry]) -> PaperChanges | None:
+def paper_changes(previous: dict, papers: Sequence[Paper], entries_version: bytes) -> PaperChanges | None:
     """Which papers were added, removed, or given another author list since the `previous` build
-    (the others may have moved: a year changed), when they are few and authors.yml is the same."""
-    if "papers" not in previous or previous.get("entries") != fingerprint(tuple(entries)):
+    (the others may have moved: a year changed), when they are few and authors.yml is the same
+    (`entries_version`: the digest of its entries)."""
+    if "papers" not in previous or previous.get("entries") != entries_version:
         return None
     ids, authors = pickle.loads(previous["papers"])
     at = {paper_id: row for row, paper_id in enumerate(ids)}
@@ -159,8 +161,8 @@ def reidentified(authorship: Authorship, names: NameMemo, papers: Sequence[Paper
     spelling no paper gives any more stays in `names` until a build identifies everyone. None when
     two people would share a page: `identify` says which."""
     old_rows, edited = changes.old_rows, changes.edited
-    merged = {key: n for n, entry in enumerate(entries) if not entry.papers for key in entry.keys}
-    claimed = {(key, paper_id): n for n, entry in enumerate(entries) for key in entry.keys for paper_id in entry.papers}
+    identities = Identities.of(entries)
+    slug_of = identities.slug
     for i in edited:
         for raw in papers[i].authors:
             if raw not in names:
@@ -168,10 +170,7 @@ def reidentified(authorship: Authorship, names: NameMemo, papers: Sequence[Paper
 
     def who_of(raw: str, paper: Paper) -> int | str | None:
         key = names[raw][1]
-        return claimed.get((key, paper.id), merged.get(key, key)) if key else None
-
-    def slug_of(who: int | str) -> str:
-        return (entries[who].slug or name_slug(entries[who].keys[0])) if type(who) is int else name_slug(who)
+        return identities.who(key, paper.id) if key else None
 
     new_of = [-1] * len(authorship.credits)
     for row, old in enumerate(old_rows):
@@ -202,17 +201,10 @@ def reidentified(authorship: Authorship, names: NameMemo, papers: Sequence[Paper
             continue
         if len({who for _, who in mine}) > 1:
             return None
-        who = mine[0][1]
-        if type(who) is int:
-            entry = entries[who]
-            person = Person(slug, entry.name, entry, tuple(rows), index_name(entry.name), index_letter(entry.name))
-        else:
-            counts: dict[str, int] = {}
-            for raw, _ in mine:
-                counts[raw] = counts.get(raw, 0) + 1
-            shown, _, _, _, listed_as, letter = names[usual_spelling(counts, names)]
-            person = Person(slug, shown, None, tuple(rows), listed_as, letter)
-        insort(people, person, key=lambda person: (sort_key(person.name), person.slug))
+        counts: dict[str, int] = {}
+        for raw, _ in mine:
+            counts[raw] = counts.get(raw, 0) + 1
+        insort(people, identities.person(mine[0][1], tuple(rows), counts, names)[0], key=lambda person: (sort_key(person.name), person.slug))
     check_slugs(dict(enumerate(people)), papers, report)
     shared: dict[tuple[str, str | None], Credit] = {}
     credits, bylines, paper_people = [], [], []
@@ -290,9 +282,7 @@ def identify(papers: Sequence[Paper], entries: Sequence[PersonEntry], report: Re
              previous: NameMemo | None, version: bytes, jobs: int = 1) -> tuple[Authorship, NameMemo]:
     """`identify_authors` from scratch, but for the spellings the last build read (`previous`), and
     the new ones read on `jobs` workers (an anthology's first build reads 164,000: ~3 s)."""
-    # A person is their entry's position in authors.yml, or their name's key when no entry has it.
-    merged = {key: n for n, entry in enumerate(entries) if not entry.papers for key in entry.keys}
-    claimed = {(key, paper_id): n for n, entry in enumerate(entries) for key in entry.keys for paper_id in entry.papers}
+    identities = Identities.of(entries)
     previous = previous or {}
     new = list(dict.fromkeys(raw for paper in papers for raw in paper.authors if raw not in previous))
     read_now = dict(zip(new, workers.ordered_map(read_name, new, jobs, min_items=MIN_PARALLEL_NAMES)))
@@ -310,7 +300,7 @@ def identify(papers: Sequence[Paper], entries: Sequence[PersonEntry], report: Re
             if not key:
                 credits.append((shown, None))
                 continue
-            who = claimed.get((key, paper.id), merged.get(key, key))
+            who = identities.who(key, paper.id)
             listed = found.setdefault(who, [])
             if not listed or listed[-1] != i:    # a person named twice on one paper has it once
                 listed.append(i)
@@ -322,15 +312,7 @@ def identify(papers: Sequence[Paper], entries: Sequence[PersonEntry], report: Re
     people = {}
     order = {}
     for who, listed in found.items():
-        if type(who) is int:
-            entry = entries[who]
-            people[who] = Person(entry.slug or name_slug(entry.keys[0]), entry.name, entry, tuple(listed),
-                                 index_name(entry.name), index_letter(entry.name))
-            order[who] = sort_key(entry.name)
-        else:
-            shown, _, slug, sort_order, listed_as, letter = names[usual_spelling(spellings[who], names)]
-            people[who] = Person(slug, shown, None, tuple(listed), listed_as, letter)
-            order[who] = sort_order
+        people[who], order[who] = identities.person(who, tuple(listed), spellings.get(who, {}), names)
     check_slugs(people, papers, report)
     slug_of = {who: person.slug for who, person in people.items()}
     # One Credit for each spelling of each person, shared by all their papers: the cache stores
@@ -340,6 +322,41 @@ def identify(papers: Sequence[Paper], entries: Sequence[PersonEntry], report: Re
                     for paper in per_paper)
     ordered = tuple(people[who] for who in sorted(people, key=lambda who: (order[who], people[who].slug)))
     return Authorship(credits, ordered, redirects(ordered, report), version), names
+
+
+@dataclass(frozen=True)
+class Identities:
+    """authors.yml as identification reads it. A person is their entry's position in authors.yml,
+    or their name's key when no entry has it: an entry's `variants` merge keys on every paper, an
+    entry with `papers` claims its keys on those papers only."""
+
+    entries: Sequence[PersonEntry]
+    merged: dict[str, int]
+    claimed: dict[tuple[str, str], int]
+
+    @classmethod
+    def of(cls, entries: Sequence[PersonEntry]) -> "Identities":
+        return cls(entries, {key: n for n, entry in enumerate(entries) if not entry.papers for key in entry.keys},
+                   {(key, paper_id): n for n, entry in enumerate(entries) for key in entry.keys for paper_id in entry.papers})
+
+    def who(self, key: str, paper_id: str) -> int | str:
+        return self.claimed.get((key, paper_id), self.merged.get(key, key))
+
+    def slug(self, who: int | str) -> str:
+        if type(who) is int:
+            entry = self.entries[who]
+            return entry.slug or name_slug(entry.keys[0])
+        return name_slug(who)
+
+    def person(self, who: int | str, papers: tuple[int, ...], spellings: dict[str, int], names: NameMemo) -> tuple[Person, tuple]:
+        """The person `who` on `papers` (by place), and their name's sort key (inputs/names.py
+        sort_key: a spelling's was read with it); `spellings`: of a name's key, as its papers give
+        it, counted (its page shows the usual one)."""
+        if type(who) is int:
+            entry = self.entries[who]
+            return Person(self.slug(who), entry.name, entry, papers, index_name(entry.name), index_letter(entry.name)), sort_key(entry.name)
+        shown, _, slug, sort_order, listed_as, letter = names[usual_spelling(spellings, names)]
+        return Person(slug, shown, None, papers, listed_as, letter), sort_order
 
 
 def credit_of(shared: dict[tuple[str, str | None], Credit], shown: str, slug: str | None) -> Credit:

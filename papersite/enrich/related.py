@@ -21,7 +21,7 @@ import scipy.sparse as sp
 from ..digests import leaf
 from . import candidates
 from .candidates import Found, TermIndex, index_terms, reindex, score_all, score_rows
-from .moves import longest_rising
+from .moves import old_places
 from .terms import TermMatrix
 
 SHARED_TERM_LIMIT = 3
@@ -130,14 +130,11 @@ def aligned(previous: Ranking, ids: tuple[str, ...]) -> Ranking:
     changed; so is a paper that listed a removed one, whose list needs its next best. A paper that
     moved among the others (its year changed) is both: removed from its old place, added at its new
     one. Ties go to the lower row, so only papers that kept their order keep their pairs."""
-    at = {paper: row for row, paper in enumerate(ids)}
-    new_of = np.fromiter((at.get(paper, -1) for paper in previous.ids), dtype=np.int64, count=len(previous.ids))
+    places = old_places(previous.ids, ids)
+    found = np.flatnonzero(places >= 0)
+    new_of = np.full(len(previous.ids), -1, dtype=np.int64)
+    new_of[places[found]] = found
     stays = new_of >= 0
-    if np.any(np.diff(new_of[stays]) <= 0):
-        kept = np.flatnonzero(stays)
-        moved_away = kept[~longest_rising(new_of[kept].tolist())]
-        stays[moved_away] = False
-        new_of[moved_away] = -1
     pairs = stays[previous.rows] & stays[previous.cols]
     lost = set(new_of[previous.rows[~pairs & stays[previous.rows]]].tolist())
 
